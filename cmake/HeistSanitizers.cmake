@@ -1,0 +1,10 @@
+# HEIST_SANITIZE=address builds everything with ASan+UBSan, =thread with TSan.
+if(HEIST_SANITIZE STREQUAL "address")
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+elseif(HEIST_SANITIZE STREQUAL "thread")
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+elseif(NOT HEIST_SANITIZE STREQUAL "")
+  message(FATAL_ERROR "HEIST_SANITIZE must be '', 'address' or 'thread', not '${HEIST_SANITIZE}'")
+endif()

@@ -1,0 +1,99 @@
+// The library entry points and the little worker state that the inline
+// templates of heist.hpp use. Not part of the public API: names, layout and
+// signatures may change between versions.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace heist::detail {
+
+// A registered task body: reads its input, writes its output (may be null).
+// The signature of a C task (heist.h), so C functions register directly.
+using TaskInvoke = void (*)(void* in, void* out);
+
+// Counts the outstanding tasks of a finish scope or of a task's joined
+// children. Split so that the common case — the owner (the worker that
+// opened the scope and waits on it) running its own tasks — needs no atomic:
+//   pending = local + remote
+//   local:  changed only by the owner (+1 per task it registers, -1 per task it completes)
+//   remote: atomic, +1/-1 for registrations/completions by any other worker
+// Every task's -1 follows its +1 in `remote`'s modification order, and a
+// child registers before its parent completes, so the sum is never 0 while a
+// task is outstanding. Completions use release and the owner's check
+// acquire, so a task's outputs are visible once the owner sees 0.
+struct FinishScope {
+  int owner = -1;           // worker index
+  std::int64_t local = 0;   // owner-only
+  std::atomic<std::int64_t> remote{0};
+  FinishScope* saved_ief = nullptr;  // owner-only: the finish this one nests in
+
+  bool drained_for_owner() const noexcept {
+    return local + remote.load(std::memory_order_acquire) == 0;
+  }
+};
+
+// The part of a task's frame that inline wait() reads.
+struct FrameCore {
+  FinishScope join;     // the task's joined children (spawn/wait)
+  int level = 0;        // WorkerCore::level of the task this frame belongs to
+  bool fenced = false;  // fence() was called: wait() must take the slow path
+};
+
+// The part of a worker that inline spawn/async/wait read and write. Owned by
+// one thread; reached through tls_worker.
+struct WorkerCore {
+  // Inline credits: while negative, spawns run inline without calling into
+  // the library, each adding one; at 0 the next spawn takes the slow path,
+  // whose spawn policy decides and may grant new credits. Spent credits are
+  // the count of fast-path inline spawns (the worker derives it).
+  std::int64_t room = 0;
+  // Nesting level of task bodies on this stack. A task run inline gets the
+  // next level but no frame: one is made only if it queues a joined child
+  // (frame->level == level then), so inline calls cost two increments.
+  int level = 0;
+  int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
+  FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
+};
+
+// The calling thread's worker, or nullptr outside the runtime.
+extern constinit thread_local WorkerCore* tls_worker;
+
+// A local-only closure, described so the library can run it in place
+// (inline), copy it into a task slot, or box it on the heap.
+struct ClosureOps {
+  void (*run_in_place)(void* object);  // call the object (inline execution or slot copy)
+  void (*run_boxed)(void* box);        // call and delete a heap box
+  void* (*make_box)(void* object);     // move the object into a new heap box
+  std::size_t size;
+  std::size_t align;
+  bool trivially_copyable;  // may be copied into a slot with memcpy
+};
+
+std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size,
+                            std::size_t out_size);
+
+enum class Join : std::uint8_t {
+  escaping,  // registers with the current finish scope (X10 async)
+  joined,    // registers with the spawning task; waited for by wait() and at task end
+};
+
+void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join);
+void spawn_closure(const ClosureOps& ops, void* object);
+void wait_slow();
+void close_inline_frame() noexcept;  // an inline task returns with a frame of its own
+
+struct SyncNode;  // completion record of a task with a handle
+SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                            SyncNode* const* after, std::size_t n_after);
+void sync_retain(SyncNode* node) noexcept;
+void sync_release(SyncNode* node) noexcept;
+bool sync_done(const SyncNode* node) noexcept;
+void wait_sync(SyncNode* node);
+
+FrameCore* finish_begin();
+void finish_end(FrameCore* finish);             // helps until the scope's tasks are done, then closes it
+void finish_abort(FrameCore* finish) noexcept;  // the body threw: wait, close, let the exception go on
+
+}  // namespace heist::detail

@@ -1,0 +1,312 @@
+// heist — work-stealing task runtime. The C++ API.
+//
+//   heist::Runtime rt;                       // starts the workers (Options::from_env())
+//   heist::finish([&] { heist::async([&] { ... }); ... });
+//
+// Two kinds of task:
+//  * registered tasks (`register_task`, `spawn`, `async` with a Task): a
+//    function id plus input bytes copied into the task slot; they may move to
+//    other workers and, with MPI, to other processes;
+//  * local-only closures (`async(lambda)`): may capture references; they move
+//    only between the threads of this process.
+// Two ways to join:
+//  * `finish(f)` waits for every task spawned inside f, transitively, even
+//    those that outlive the task that spawned them (escaping asyncs, seed 002 §3);
+//  * `spawn(task, in, &out)` + `wait()` (HotSLAW, seed 000 §2): a task waits for
+//    the tasks it spawned; a task that returns without calling wait() waits
+//    for them implicitly before it completes, so `*out` is always written
+//    when the spawner's wait() returns.
+// Where a call may be made: every call below except Runtime's constructor and
+// destructor may be made from inside a task or from the thread that created
+// the Runtime, never from another thread (std::logic_error).
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+
+#include "heist/detail/abi.hpp"
+#include "heist/options.hpp"
+#include "heist/stats.hpp"
+
+namespace heist {
+
+namespace sched {
+class Scheduler;
+}
+
+// The runtime of this process. One at a time; the creating thread becomes
+// worker 0 and runs tasks while it waits.
+class Runtime {
+ public:
+  explicit Runtime(const Options& options = Options::from_env());
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const Options& options() const noexcept;
+  int workers() const noexcept;
+  RunStats stats() const;  // call between parallel regions
+  void reset_stats();      // call between parallel regions
+
+ private:
+  std::unique_ptr<sched::Scheduler> scheduler_;
+};
+
+// Index of the calling worker in [0, num_workers()), -1 outside the runtime.
+int worker_id() noexcept;
+int num_workers() noexcept;
+
+// A registered task: body `void(const In&, Out*)`, or `void(const In&)` when
+// Out is void. In must be trivially copyable (it is copied into the slot and
+// may travel to another process); Out is written in place.
+// A registered task: its function is part of the type, so a spawn that runs
+// inline calls it directly. Obtain one from register_task; the runtime checks
+// ids and input sizes when a task is queued, so a forged id is an error,
+// never a wild call.
+namespace detail {
+template <class F>
+struct FnTraits;
+template <class I, class O>
+struct FnTraits<void (*)(const I&, O*)> {
+  using In = I;
+  using Out = O;
+};
+template <class I>
+struct FnTraits<void (*)(const I&)> {
+  using In = I;
+  using Out = void;
+};
+}  // namespace detail
+
+template <auto Body>
+class Task {
+ public:
+  using In = typename detail::FnTraits<decltype(+Body)>::In;
+  using Out = typename detail::FnTraits<decltype(+Body)>::Out;
+  explicit Task(std::uint32_t id) noexcept : id_(id) {}
+  std::uint32_t id() const noexcept { return id_; }
+
+ private:
+  std::uint32_t id_;
+};
+
+namespace detail {
+template <auto Body, class In, class Out>
+void invoke_task(void* in, void* out) {
+  // The slot holds a byte copy of an In (trivially copyable, so an In object
+  // lives there implicitly); launder makes the pointer valid for it.
+  const In& input = *std::launder(static_cast<const In*>(in));
+  if constexpr (std::is_void_v<Out>) {
+    (void)out;
+    Body(input);
+  } else {
+    Body(input, static_cast<Out*>(out));
+  }
+}
+
+// The inline fast path of every spawn: the calling worker, if it runs the
+// new task inline now, spending one of the inline credits its last slow-path
+// decision granted (work-first; bounded with a full queue); else nullptr.
+inline WorkerCore* take_inline() noexcept {
+  WorkerCore* w = tls_worker;
+  if (w != nullptr && w->room < 0) [[likely]] {
+    ++w->room;
+    return w;
+  }
+  return nullptr;
+}
+
+// Runs a task inline at the next nesting level; if the task queued joined
+// children (and so got a frame), waits for them before returning.
+template <class Call>
+void run_inline(WorkerCore* w, Call&& call) {
+  struct Level {
+    WorkerCore* w;
+    explicit Level(WorkerCore* worker) noexcept : w(worker) { ++w->level; }
+    ~Level() {
+      if (w->frame_level == w->level) close_inline_frame();
+      --w->level;
+    }
+  } level(w);
+  call();
+}
+}  // namespace detail
+
+// Register a task body `void f(const In&, Out*)` or `void f(const In&)` under
+// a name unique in the program. All processes run the same binary, so ids
+// agree; MPI runs verify it. Call at namespace scope (static initialisation)
+// or before the Runtime is created:
+//   inline const auto fib_task = heist::register_task<fib_body>("fib");
+// In must be trivially copyable (it is copied into the task slot and may
+// travel to another process); Out is written in place.
+template <auto Body>
+Task<Body> register_task(const char* name) {
+  using In = typename Task<Body>::In;
+  using Out = typename Task<Body>::Out;
+  static_assert(std::is_trivially_copyable_v<In>, "task input must be trivially copyable");
+  std::size_t out_size = 0;
+  if constexpr (!std::is_void_v<Out>) out_size = sizeof(Out);
+  return Task<Body>(detail::register_task(name, &detail::invoke_task<+Body, In, Out>, sizeof(In), out_size));
+}
+
+// Spawn a registered task joined to the calling task (HotSLAW put): `*out`
+// is written when wait() (or the end of the calling task) returns.
+template <auto Body>
+void spawn(Task<Body> task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in, out); });
+  detail::spawn_registered(task.id(), &in, sizeof in, out, detail::Join::joined);
+}
+template <auto Body>
+  requires std::is_void_v<typename Task<Body>::Out>
+void spawn(Task<Body> task, const typename Task<Body>::In& in) {
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
+  detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::joined);
+}
+
+// Spawn a registered task into the current finish scope; it may outlive the
+// caller (escaping async). The migratable form of async.
+template <auto Body>
+  requires std::is_void_v<typename Task<Body>::Out>
+void async(Task<Body> task, const typename Task<Body>::In& in) {
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
+  detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::escaping);
+}
+
+namespace detail {
+template <class F>
+const ClosureOps& closure_ops() {
+  static const ClosureOps ops{
+      [](void* object) { (*static_cast<F*>(object))(); },
+      [](void* box) {
+        std::unique_ptr<F> owned(static_cast<F*>(box));
+        (*owned)();
+      },
+      [](void* object) -> void* { return new F(std::move(*static_cast<F*>(object))); },
+      sizeof(F),
+      alignof(F),
+      std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
+  };
+  return ops;
+}
+}  // namespace detail
+
+// Spawn a local-only closure into the current finish scope. It may capture
+// references (they must outlive the enclosing finish); it never leaves this
+// process. F is run exactly once.
+template <class F>
+void async(F&& f) {
+  using Fn = std::decay_t<F>;
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+  Fn object(std::forward<F>(f));
+  detail::spawn_closure(detail::closure_ops<Fn>(), &object);
+}
+
+namespace detail {
+template <class F>
+void invoke_closure_task(void* in, void*) {
+  F copy = *std::launder(static_cast<const F*>(in));
+  copy();
+}
+template <class F>
+inline const std::uint32_t closure_task_id =
+    register_task(typeid(F).name(), &invoke_closure_task<F>, sizeof(F), 0);
+}  // namespace detail
+
+// Spawn a migratable lambda into the current finish scope (HabaneroUPC++'s
+// asyncAny): its captures must be trivially copyable values (no references
+// to this process's memory), so it may run in another process.
+template <class F>
+void async_any(F&& f) {
+  using Fn = std::decay_t<F>;
+  static_assert(std::is_trivially_copyable_v<Fn>,
+                "async_any: captures must be trivially copyable values; use async() for closures "
+                "that capture references or own resources");
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+  const Fn object(std::forward<F>(f));
+  detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
+                           detail::Join::escaping);
+}
+
+// Run f, then wait (executing and stealing tasks) until every task spawned
+// inside f — transitively, escaping ones included — has completed. Nests.
+template <class F>
+void finish(F&& f) {
+  detail::FrameCore* scope = detail::finish_begin();
+  try {
+    std::forward<F>(f)();
+  } catch (...) {
+    detail::finish_abort(scope);
+    throw;
+  }
+  detail::finish_end(scope);
+}
+
+// Wait for the tasks the calling task spawned with spawn(); keeps executing
+// and stealing meanwhile.
+inline void wait() {
+  detail::WorkerCore* w = detail::tls_worker;
+  // No frame at the caller's level: it queued no joined child. Otherwise a
+  // join scope counts only its task's own spawns, so local == 0 means
+  // drained (thieves' completions only ever subtract from remote).
+  if (w != nullptr && (w->frame_level != w->level || (w->frame->join.local == 0 && !w->frame->fenced))) return;
+  detail::wait_slow();
+}
+
+// Tasks the calling task spawns after fence() start only after all tasks it
+// spawned before fence() have completed. Does not block.
+void fence();
+
+// A handle on one spawned task, for dependencies (HotSLAW's sync node).
+class TaskHandle {
+ public:
+  TaskHandle() = default;
+  TaskHandle(const TaskHandle& o) noexcept : node_(o.node_) { if (node_) detail::sync_retain(node_); }
+  TaskHandle(TaskHandle&& o) noexcept : node_(std::exchange(o.node_, nullptr)) {}
+  TaskHandle& operator=(TaskHandle o) noexcept { std::swap(node_, o.node_); return *this; }
+  ~TaskHandle() { if (node_) detail::sync_release(node_); }
+  bool valid() const noexcept { return node_ != nullptr; }
+  bool done() const noexcept { return node_ && detail::sync_done(node_); }
+  detail::SyncNode* node() const noexcept { return node_; }
+
+ private:
+  friend struct HandleAccess;
+  explicit TaskHandle(detail::SyncNode* adopted) noexcept : node_(adopted) {}
+  detail::SyncNode* node_ = nullptr;
+};
+
+struct HandleAccess {
+  static TaskHandle adopt(detail::SyncNode* node) noexcept { return TaskHandle(node); }
+};
+
+// Spawn a registered task (joined, like spawn; always queued) that starts
+// only after every task in `after` has completed, and get a handle on it.
+template <auto Body>
+TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
+                       const typename Task<Body>::In& in, typename Task<Body>::Out* out = nullptr) {
+  detail::SyncNode* deps[32];
+  std::size_t n = 0;
+  for (const TaskHandle& h : after) {
+    if (n == 32) throw std::invalid_argument("heist::spawn_after: at most 32 dependencies");
+    if (h.valid()) deps[n++] = h.node();
+  }
+  return HandleAccess::adopt(detail::spawn_with_handle(task.id(), &in, sizeof in, out, deps, n));
+}
+// Spawn with a handle and no dependencies.
+template <auto Body>
+TaskHandle spawn_handle(Task<Body> task, const typename Task<Body>::In& in,
+                        typename Task<Body>::Out* out = nullptr) {
+  return spawn_after<Body>({}, task, in, out);
+}
+
+// Wait (executing and stealing) until the task behind the handle completed.
+inline void wait(const TaskHandle& handle) {
+  if (handle.valid()) detail::wait_sync(handle.node());
+}
+
+}  // namespace heist

@@ -1,0 +1,65 @@
+// heist runtime options: one typed struct, filled from defaults, then the
+// HEIST_* environment, then the command line. Every option is listed (name,
+// variable, flag, default, meaning) by `heist info` and in docs/options.md;
+// the table that does it lives in src/api/option_table.cpp.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace heist {
+
+// How `spawn`/`async` treat a new task (seed 000 §3, §5.1).
+enum class SpawnPolicy {
+  help_first,  // always queue the child; the parent continues
+  work_first,  // always run the child inline inside spawn (HotSLAW's library meaning)
+  bounded,     // help-first until the worker holds queue_bound tasks, then inline; with
+               // queue_demand (default) a task is queued only while the worker's private
+               // queue is empty or a thief has asked for work (lazy task creation)
+  slaw,        // SLAW's adaptive switch: F queued tasks -> inline, S inline frames -> queue, every INT spawns
+};
+
+// How many tasks a thief takes from a victim's public queue.
+struct ChunkSpec {
+  enum class Kind { fixed, half } kind = Kind::fixed;
+  std::uint32_t k = 1;  // for Kind::fixed
+};
+
+struct Options {
+  int workers = 0;  // worker threads in this process, the calling thread included; 0 = one per core
+  SpawnPolicy policy = SpawnPolicy::bounded;
+  int queue_bound = 40;  // bounded: tasks a worker holds (queued or running) before it inlines
+  bool queue_demand = true;  // bounded: also inline while no worker needs the task (see SpawnPolicy)
+  ChunkSpec chunk{};     // tasks taken per steal inside a process
+  int slaw_stack_frames = 64;  // SLAW S: inline frames after which spawns queue again
+  int slaw_queue_tasks = 40;   // SLAW F: queued tasks after which spawns run inline
+  int slaw_interval = 16;      // SLAW INT: spawns between re-evaluations
+  std::size_t task_input_bytes = 80;      // inline input capacity of a task slot
+  std::size_t deque_initial_tasks = 1024; // initial slots per worker deque (it grows)
+  std::size_t deque_max_tasks = std::size_t{1} << 22;  // growth limit; past it spawns run inline
+  int max_help_depth = 128;   // nested helping-while-waiting levels before a waiter only runs its own tasks
+  std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
+  std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
+
+  // Defaults overridden by every HEIST_* variable that is set; throws
+  // OptionError naming the variable when a value is invalid.
+  static Options from_env();
+  // Throws OptionError if any value is out of range.
+  void validate() const;
+};
+
+class OptionError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+const char* to_string(SpawnPolicy policy) noexcept;
+std::string to_string(const ChunkSpec& chunk);
+// Parse "help-first" | "work-first" | "bounded" | "slaw"; throws OptionError.
+SpawnPolicy parse_spawn_policy(const std::string& text);
+// Parse "K" (K >= 1) or "half"; throws OptionError.
+ChunkSpec parse_chunk(const std::string& text);
+
+}  // namespace heist

@@ -1,0 +1,106 @@
+// heist::Runtime and the library entry points behind heist.hpp's templates.
+#include <stdexcept>
+
+#include "heist/heist.hpp"
+#include "sched/scheduler.hpp"
+#include "sched/worker.hpp"
+#include "task/task_registry.hpp"
+
+namespace heist {
+
+namespace {
+sched::Scheduler* g_scheduler = nullptr;  // the live runtime; set and cleared by its creating thread
+
+sched::Worker& current_worker() {
+  sched::Worker* w = sched::Worker::current();
+  if (w == nullptr)
+    throw std::logic_error(
+        "heist: called outside the runtime; create a heist::Runtime and call from its thread or from a task");
+  return *w;
+}
+}  // namespace
+
+Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Scheduler>(options)) {
+  g_scheduler = scheduler_.get();
+}
+
+Runtime::~Runtime() {
+  scheduler_.reset();
+  g_scheduler = nullptr;
+}
+
+const Options& Runtime::options() const noexcept { return scheduler_->options(); }
+int Runtime::workers() const noexcept { return scheduler_->size(); }
+RunStats Runtime::stats() const { return scheduler_->stats(); }
+void Runtime::reset_stats() { scheduler_->reset_stats(); }
+
+int worker_id() noexcept {
+  const sched::Worker* w = sched::Worker::current();
+  return w == nullptr ? -1 : w->id();
+}
+
+int num_workers() noexcept { return g_scheduler == nullptr ? 0 : g_scheduler->size(); }
+
+void fence() { current_worker().fence_current(); }
+
+WorkerStats RunStats::total() const {
+  WorkerStats t;
+  for (const WorkerStats& w : workers) {
+    t.tasks_created += w.tasks_created;
+    t.tasks_inlined += w.tasks_inlined;
+    t.tasks_executed += w.tasks_executed;
+    t.tasks_stolen += w.tasks_stolen;
+    t.steals += w.steals;
+    t.steal_attempts += w.steal_attempts;
+    t.failed_steals += w.failed_steals;
+    t.releases += w.releases;
+    t.acquires += w.acquires;
+    t.max_queue = std::max(t.max_queue, w.max_queue);
+    t.time_active_s += w.time_active_s;
+    t.time_work_s += w.time_work_s;
+    t.time_search_s += w.time_search_s;
+    t.time_steal_s += w.time_steal_s;
+  }
+  return t;
+}
+
+namespace detail {
+
+std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size, std::size_t out_size) {
+  if (g_scheduler != nullptr && in_size > g_scheduler->options().task_input_bytes)
+    throw OptionError(std::string("heist: task '") + name + "' has " + std::to_string(in_size) +
+                      " input bytes, more than the task slot holds; raise HEIST_TASK_INPUT_BYTES");
+  return task::TaskRegistry::global().add(name, invoke, in_size, out_size);
+}
+
+void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join) {
+  current_worker().spawn_registered(fn, in, in_size, out, join);
+}
+
+void spawn_closure(const ClosureOps& ops, void* object) { current_worker().spawn_closure(ops, object); }
+
+void wait_slow() { current_worker().wait_current(); }
+
+void close_inline_frame() noexcept { sched::Worker::current()->close_inline_frame(); }
+
+SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                            SyncNode* const* after, std::size_t n_after) {
+  return current_worker().spawn_with_handle(fn, in, in_size, out, after, n_after);
+}
+
+void wait_sync(SyncNode* node) { current_worker().wait_sync(node); }
+
+FrameCore* finish_begin() { return current_worker().finish_begin(); }
+
+void finish_end(FrameCore* finish) { current_worker().finish_end(finish); }
+
+void finish_abort(FrameCore* finish) noexcept {
+  try {
+    current_worker().finish_end(finish);
+  } catch (...) {
+    // The body's exception is the one that propagates.
+  }
+}
+
+}  // namespace detail
+}  // namespace heist

@@ -1,0 +1,40 @@
+#include "sched/fence_state.hpp"
+
+namespace heist::sched {
+
+FenceState::FenceState(detail::FinishScope& first_generation, int owner) : owner_(owner) {
+  generations_.push_back(&first_generation);
+}
+
+void FenceState::advance() noexcept {
+  while (first_open_ + 1 < generations_.size() && generations_[first_open_]->drained_for_owner())
+    ++first_open_;
+}
+
+void FenceState::fence() {
+  advance();
+  if (first_open_ + 1 == generations_.size() && held_.empty() && current()->drained_for_owner())
+    return;  // everything spawned before has completed: nothing to order
+  detail::FinishScope& next = storage_.emplace_back();
+  next.owner = owner_;
+  generations_.push_back(&next);
+}
+
+bool FenceState::must_hold() noexcept {
+  advance();
+  return first_open_ + 1 < generations_.size();
+}
+
+void FenceState::hold(const std::byte* slot, std::size_t bytes) {
+  held_.push_back(Held{generations_.size() - 1, std::vector<std::byte>(slot, slot + bytes)});
+}
+
+bool FenceState::drained() noexcept {
+  advance();
+  if (!held_.empty()) return false;
+  for (std::size_t g = first_open_; g < generations_.size(); ++g)
+    if (!generations_[g]->drained_for_owner()) return false;
+  return true;
+}
+
+}  // namespace heist::sched

@@ -1,0 +1,64 @@
+// FenceState: HotSLAW's fence (seed 000 §2.1) for one frame. fence() closes
+// the current generation of joined children and opens a new one; a task of
+// generation g is held (kept out of every deque) until generations < g have
+// all completed. Owner-only: only the frame's worker spawns into it,
+// flushes it and reads the generations' counters (through
+// FinishScope::drained_for_owner, whose acquire load makes the outputs of a
+// drained generation visible to the tasks released after it).
+//
+// Held tasks are released by the frame's worker when it next spawns, fences
+// or waits (it checks on each step of its wait loop): fence never blocks, and
+// ordering is exact; a released task may start later than the last
+// completion of its predecessors, never earlier.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "heist/detail/abi.hpp"
+
+namespace heist::sched {
+
+class FenceState {
+ public:
+  FenceState(detail::FinishScope& first_generation, int owner);
+
+  detail::FinishScope* current() noexcept { return generations_.back(); }
+
+  // Close the current generation; no-op if it and all before it are done.
+  void fence();
+
+  // Must a task of the current generation be held now?
+  bool must_hold() noexcept;
+
+  void hold(const std::byte* slot, std::size_t bytes);
+
+  // Hand every releasable held task (its slot bytes) to `push`.
+  template <class Push>
+  void flush(Push&& push) {
+    advance();
+    while (!held_.empty() && held_.front().generation <= first_open_) {
+      push(held_.front().slot.data());
+      held_.pop_front();
+    }
+  }
+
+  bool drained() noexcept;
+
+ private:
+  struct Held {
+    std::size_t generation;
+    std::vector<std::byte> slot;
+  };
+  void advance() noexcept;  // move first_open_ past drained generations
+
+  int owner_;
+  std::vector<detail::FinishScope*> generations_;  // [0] is the frame's own join scope
+  std::deque<detail::FinishScope> storage_;        // generations 1.. (stable addresses)
+  std::size_t first_open_ = 0;                     // generations below it have drained
+  std::deque<Held> held_;
+};
+
+}  // namespace heist::sched

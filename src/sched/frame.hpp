@@ -1,0 +1,47 @@
+// Frame: what the runtime keeps for each task while it runs (and for the
+// root context and each finish): where its asyncs register (its immediately
+// enclosing finish, IEF), its joined children (spawn/wait) and, after
+// fence(), the generations that order them. Lives on the stack of the worker
+// running the task; owned by that worker (join.owner).
+#pragma once
+
+#include <memory>
+
+#include "heist/detail/abi.hpp"
+#include "sched/fence_state.hpp"
+
+namespace heist::sched {
+
+struct Frame : detail::FrameCore {
+  Frame(int owner, Frame* parent_frame, detail::FinishScope* enclosing, int task_level) noexcept
+      : parent(parent_frame), ief(enclosing) {
+    join.owner = owner;
+    level = task_level;
+  }
+  Frame(const Frame&) = delete;
+  Frame& operator=(const Frame&) = delete;
+
+  // Where a joined child registers now.
+  detail::FinishScope* join_target() noexcept { return fence ? fence->current() : &join; }
+
+  // True when no joined child is outstanding (fence generations included).
+  bool joined_drained() const noexcept {
+    return fence ? fence->drained() : join.drained_for_owner();
+  }
+
+  Frame* parent;
+  detail::FinishScope* ief;
+  std::unique_ptr<FenceState> fence;  // created by the first fence()
+};
+
+// A finish scope opened by heist::finish on this worker: its body runs in a
+// frame of its own whose IEF is the scope.
+struct FinishRecord : Frame {
+  FinishRecord(int owner, Frame* parent_frame, int task_level) noexcept
+      : Frame(owner, parent_frame, &scope, task_level) {
+    scope.owner = owner;
+  }
+  detail::FinishScope scope;
+};
+
+}  // namespace heist::sched

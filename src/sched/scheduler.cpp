@@ -1,0 +1,118 @@
+#include "sched/scheduler.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "sched/worker.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::sched {
+
+namespace {
+std::atomic<bool> g_running{false};  // one runtime per process at a time
+}  // namespace
+
+Scheduler::Scheduler(const Options& options)
+    : options_(options), registry_(task::TaskRegistry::global()) {
+  options_.validate();
+  if (detail::tls_worker != nullptr) throw std::logic_error("heist: this thread already runs a heist runtime");
+  if (g_running.exchange(true, std::memory_order_acq_rel))
+    throw std::logic_error("heist: only one heist::Runtime may exist at a time");
+  try {
+    if (options_.workers == 0) options_.workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    stride_ = task::slot_stride(options_.task_input_bytes);
+    for (std::uint32_t id = 0; id < registry_.size(); ++id)
+      if (registry_[id].in_size > options_.task_input_bytes)
+        throw OptionError("heist: task '" + registry_[id].name + "' has " + std::to_string(registry_[id].in_size) +
+                          " input bytes, more than the task slot holds (" +
+                          std::to_string(options_.task_input_bytes) +
+                          "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
+    for (int i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i, options_.workers));
+    workers_[0]->bind();
+    for (int i = 1; i < options_.workers; ++i) {
+      Worker* w = workers_[static_cast<std::size_t>(i)].get();
+      threads_.push_back(std::make_unique<platform::NativeThread>(options_.worker_stack_bytes,
+                                                                 [w] { w->run_until_stopped(); }));
+    }
+  } catch (...) {
+    stopping_.store(true, std::memory_order_release);
+    epoch_.fetch_add(1, std::memory_order_release);
+    epoch_.notify_all();
+    threads_.clear();
+    if (!workers_.empty()) workers_[0]->unbind();
+    g_running.store(false, std::memory_order_release);
+    throw;
+  }
+}
+
+Scheduler::~Scheduler() {
+  // Every task spawned must run: finish what the root context still holds.
+  try {
+    workers_[0]->wait_current();
+  } catch (...) {
+    // Destructors must not throw; the exception's task has completed.
+  }
+  stopping_.store(true, std::memory_order_release);
+  epoch_.fetch_add(1, std::memory_order_release);
+  epoch_.notify_all();
+  threads_.clear();  // joins
+  workers_[0]->unbind();
+  g_running.store(false, std::memory_order_release);
+}
+
+void Scheduler::activate() noexcept {
+  if (active_.load(std::memory_order_relaxed)) return;  // only worker 0 changes it
+  active_.store(true, std::memory_order_release);
+  epoch_.fetch_add(1, std::memory_order_release);  // pairs with wait_for_activity's acquire
+  epoch_.notify_all();
+}
+
+void Scheduler::deactivate() noexcept {
+  active_.store(false, std::memory_order_release);
+  epoch_.fetch_add(1, std::memory_order_release);
+}
+
+void Scheduler::wait_for_activity() const noexcept {
+  std::uint32_t seen = epoch_.load(std::memory_order_acquire);
+  while (!active() && !stopping()) {
+    epoch_.wait(seen, std::memory_order_acquire);
+    seen = epoch_.load(std::memory_order_acquire);
+  }
+}
+
+void Scheduler::quiesce() {
+  if (active()) throw std::logic_error("heist: statistics are read between parallel regions, not inside one");
+  for (std::size_t i = 1; i < workers_.size(); ++i)
+    while (!workers_[i]->parked()) std::this_thread::yield();
+}
+
+RunStats Scheduler::stats() {
+  quiesce();
+  RunStats run;
+  for (const auto& w : workers_) run.workers.push_back(w->stats());
+  return run;
+}
+
+void Scheduler::reset_stats() {
+  quiesce();
+  for (const auto& w : workers_) w->reset_stats();
+}
+
+void Scheduler::record_exception(std::exception_ptr error) noexcept {
+  std::lock_guard lock(error_mutex_);
+  if (!error_) error_ = std::move(error);
+}
+
+void Scheduler::rethrow_task_exception() {
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(error_mutex_);
+    error = std::exchange(error_, nullptr);
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace heist::sched

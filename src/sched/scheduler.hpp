@@ -1,0 +1,75 @@
+// Scheduler: the runtime of one process — its workers (the creating thread is
+// worker 0), their threads, and the activity state that lets idle workers
+// park between parallel regions.
+//
+// Activity protocol: worker 0 activates the scheduler when it queues a task
+// or starts to wait at top level (outside every task), and deactivates it
+// when the root context has no task left. Idle workers search with back-off
+// while active and park (futex wait on `epoch_`) while inactive.
+// `active_` is stored release / loaded acquire; `epoch_` is incremented
+// (release) after every change, and a parking worker loads it (acquire)
+// before re-checking `active_`, so a wake-up between check and wait is never
+// lost. `parked_` (per worker) is stored release after the worker's last
+// statistics update, so stats() reads them after an acquire load.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "heist/options.hpp"
+#include "heist/stats.hpp"
+#include "platform/native_thread.hpp"
+#include "task/task_registry.hpp"
+
+namespace heist::sched {
+
+class Worker;
+
+class Scheduler {
+ public:
+  explicit Scheduler(const Options& options);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  const Options& options() const noexcept { return options_; }
+  int size() const noexcept { return static_cast<int>(workers_.size()); }
+  Worker& worker(int i) noexcept { return *workers_[static_cast<std::size_t>(i)]; }
+  const task::TaskRegistry& registry() const noexcept { return registry_; }
+  std::size_t stride() const noexcept { return stride_; }
+
+  void activate() noexcept;
+  void deactivate() noexcept;
+  bool active() const noexcept { return active_.load(std::memory_order_acquire); }
+  bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
+  // Block until active or stopping.
+  void wait_for_activity() const noexcept;
+
+  RunStats stats();  // from worker 0, between parallel regions
+  void reset_stats();
+
+  // The first exception thrown by a queued task; rethrown by worker 0 when
+  // its top-level wait or finish returns.
+  void record_exception(std::exception_ptr error) noexcept;
+  void rethrow_task_exception();
+
+ private:
+  void quiesce();  // deactivate and wait until workers 1.. are parked
+
+  Options options_;
+  task::TaskRegistry& registry_;
+  std::size_t stride_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::vector<std::unique_ptr<platform::NativeThread>> threads_;
+  std::atomic<bool> active_{false};
+  std::atomic<bool> stopping_{false};
+  std::atomic<std::uint32_t> epoch_{0};
+  std::mutex error_mutex_;
+  std::exception_ptr error_;  // guarded by error_mutex_
+};
+
+}  // namespace heist::sched

@@ -1,0 +1,144 @@
+// SplitDeque: a worker's task queue, split into a private part used by the
+// owner without atomics and a public part other workers steal from
+// (seed 000 §3.1, Figure 3: split private/public queues; the split layout
+// follows Lace's packed tail/split word; thieves claim with one CAS).
+//
+// Layout: slots [0, capacity) of `stride` bytes. Indices only grow between
+// resets; 0 <= tail <= split <= head:
+//     [tail, split)  public  — thieves claim from the old end (FIFO)
+//     [split, head)  private — owner pushes and pops at head (LIFO)
+// `ts` packs tail (high 32 bits) and split (low 32 bits) into one atomic word,
+// so a thief's claim and the owner's acquire/release are single CASes on it.
+//
+// Protocol and invariants
+//  * Every index in [tail, split) is claimed exactly once: by a thief's CAS
+//    (tail -> tail + k) or by the owner's acquire CAS (split -> lower). Both
+//    CAS the same word, so exactly one of two racers wins. Private indices are
+//    touched by the owner only.
+//  * Claim, then copy: a thief copies its k slots after its CAS succeeded and
+//    then adds k to `copied`. The owner writes only at head >= split >= tail,
+//    i.e. never into a claimed slot — except when it resets or compacts the
+//    indices, which it does only after withdrawing all public tasks (split :=
+//    tail, so no new claim is possible) and seeing copied == claimed, i.e. no
+//    thief is still copying. A thief whose CAS was delayed across a reset and
+//    happens to find the same ts value again claims what is public *now*:
+//    claim-then-copy makes the ABA harmless.
+//  * Growth: the owner copies [0, head) into an array twice the size and
+//    publishes it; old arrays stay allocated until the deque dies, so a thief
+//    holding an old pointer still reads the same bytes (the owner never writes
+//    an array after replacing it).
+//  * Release (owner, when a thief has flagged `wanted`): split += half of the
+//    private tasks (fetch_add on the low word). Acquire (owner, private part
+//    empty): CAS split down to tail + floor((split - tail) / 2), taking the
+//    newer half back. The owner's `split_` copy is exact because only the
+//    owner moves split.
+//
+// Memory orders
+//  * owner release fetch_add(ts, release)  -> thief CAS(ts, acquire): the
+//    thief sees the slot bytes the owner wrote before publishing them
+//    (thieves' successful CASes continue the release sequence).
+//  * owner growth store(array, release)    -> thief load(array, acquire).
+//  * thief fetch_add(copied, release)      -> owner load(copied, acquire)
+//    before reset/compaction: the thief's reads of the slots happen before the
+//    owner overwrites them.
+//  * owner acquire CAS and reset store: relaxed. The owner consumes only slots
+//    it wrote itself, and thieves read nothing the owner writes after them.
+//  * wanted: relaxed flag, a hint; a lost update only delays a release.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "platform/cache_line.hpp"
+#include "policy/chunk_policy.hpp"
+
+namespace heist::sched {
+
+class SplitDeque {
+ public:
+  SplitDeque(std::size_t stride, std::size_t initial_capacity, std::size_t max_capacity);
+  SplitDeque(const SplitDeque&) = delete;
+  SplitDeque& operator=(const SplitDeque&) = delete;
+
+  // ---- owner ----
+  // Where to write the next slot, or nullptr if the deque is at its maximum
+  // capacity. Complete with end_push().
+  std::byte* begin_push() {
+    if (head_ == capacity_ && !make_room()) return nullptr;
+    return array_ + static_cast<std::size_t>(head_) * stride_;
+  }
+  void end_push() noexcept {
+    ++head_;
+    if (wanted_.load(std::memory_order_relaxed)) release();
+  }
+
+  // Copy the newest task's used bytes into dst (stride bytes available).
+  bool pop(std::byte* dst);
+
+  // Tasks in the queue, public and private (the tail is read relaxed: a
+  // concurrent steal makes the value an over-estimate, never an under-one).
+  std::size_t size() const noexcept {
+    return head_ - tail_of(ts_.load(std::memory_order_relaxed));
+  }
+  std::size_t private_size() const noexcept { return head_ - split_; }
+
+  // Has a thief found this deque's public part empty since the last release?
+  bool wanted() const noexcept { return wanted_.load(std::memory_order_relaxed); }
+
+  // Publish half of the private tasks (at least one, if any).
+  void release() noexcept;
+
+  // ---- thief ----
+  // Claim a chunk of public tasks (chunk.take(available)) and push copies of
+  // them into `mine` (the thief's own deque, of the same stride). Returns the
+  // number taken, 0 if nothing was public (and flags `wanted`).
+  std::uint32_t steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk);
+
+  // Public tasks seen by a thief right now (a hint).
+  std::uint32_t public_size() const noexcept {
+    const std::uint64_t v = ts_.load(std::memory_order_relaxed);
+    return split_of(v) - tail_of(v);
+  }
+
+  // ---- counters (owner) ----
+  std::uint64_t releases() const noexcept { return releases_; }
+  std::uint64_t acquires() const noexcept { return acquires_; }
+  std::size_t capacity() const noexcept { return capacity_; }
+  void reset_counters() noexcept { releases_ = acquires_ = 0; }
+
+ private:
+  static constexpr std::uint32_t tail_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v >> 32); }
+  static constexpr std::uint32_t split_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v); }
+  static constexpr std::uint64_t pack(std::uint32_t tail, std::uint32_t split) noexcept {
+    return (std::uint64_t{tail} << 32) | split;
+  }
+
+  bool make_room();  // compact or grow; false at max capacity
+  bool try_reset_indices(std::uint32_t tail) noexcept;
+  void grow();
+  std::byte* slot(std::uint32_t index) const noexcept { return array_ + std::size_t{index} * stride_; }
+
+  // Thief-visible state. ts and array are read by every thief; copied and
+  // wanted are written by thieves: separate lines so owner pushes do not miss.
+  alignas(platform::kCacheLine) std::atomic<std::uint64_t> ts_{0};  // tail|split; CAS by thieves and owner
+  std::atomic<std::byte*> published_array_{nullptr};                // written by owner (growth), read by thieves
+  alignas(platform::kCacheLine) std::atomic<std::uint64_t> copied_{0};  // slots copied out by thieves, total
+  std::atomic<bool> wanted_{false};                                     // set by thieves that found nothing public
+
+  // Owner-only state.
+  alignas(platform::kCacheLine) std::byte* array_ = nullptr;  // == published_array_
+  std::uint32_t head_ = 0;             // next index to push
+  std::uint32_t split_ = 0;            // exact: only the owner moves split
+  std::uint64_t claimed_before_ = 0;   // slots claimed by thieves before the last index reset
+  std::size_t stride_;
+  std::size_t capacity_;
+  std::size_t max_capacity_;
+  std::uint64_t releases_ = 0;
+  std::uint64_t acquires_ = 0;
+  std::vector<std::unique_ptr<std::byte[]>> arrays_;  // current last; older ones kept for late thieves
+};
+
+}  // namespace heist::sched

@@ -1,0 +1,478 @@
+#include "sched/worker.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "heist/heist.hpp"
+#include "platform/backoff.hpp"
+#include "platform/timer.hpp"
+#include "sched/scheduler.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::detail {
+constinit thread_local WorkerCore* tls_worker = nullptr;
+}  // namespace heist::detail
+
+namespace heist::sched {
+
+using detail::FinishScope;
+using task::GlobalRef;
+using task::TaskHeader;
+
+namespace {
+// Inline spawns the fast path may take before the slow path looks at the
+// queue again (bounded), and a budget that never runs out (work-first).
+constexpr std::int64_t kBoundedCredits = 64;
+constexpr std::int64_t kWorkFirstCredits = std::int64_t{1} << 40;
+// Closure payload: the ClosureOps pointer, then the object 16-aligned.
+constexpr std::size_t kClosureObject = 16;
+
+// While waiting, a worker backs off more gently than an idle one: the task
+// it waits for may complete any moment.
+constexpr platform::BackoffLimits kWaitBackoff{6, 8, 2, 100};
+constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
+}  // namespace
+
+Worker::Worker(Scheduler& scheduler, int id, int workers)
+    : sched_(scheduler),
+      id_(id),
+      deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
+      victims_(id, workers),
+      chunk_(scheduler.options().chunk),
+      decider_(scheduler.options()),
+      rng_(scheduler.options().seed + static_cast<std::uint64_t>(id)),
+      input_capacity_(scheduler.options().task_input_bytes),
+      bound_(scheduler.options().queue_bound),
+      demand_(scheduler.options().queue_demand),
+      max_help_depth_(scheduler.options().max_help_depth),
+      root_frame_(id, nullptr, &root_scope_, 0) {
+  root_scope_.owner = id;
+  set_frame(&root_frame_);
+}
+
+void Worker::bind() noexcept { detail::tls_worker = this; }
+void Worker::unbind() noexcept { detail::tls_worker = nullptr; }
+
+// ---------------------------------------------------------------- counters
+
+void Worker::enroll(FinishScope* scope) noexcept {
+  if (scope->owner == id_) ++scope->local;
+  // relaxed: the task is published to its executor through the deque
+  // (release/acquire), so this increment precedes its decrement.
+  else scope->remote.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Worker::complete(FinishScope* scope) noexcept {
+  if (scope->owner == id_) --scope->local;
+  // release: the task's outputs happen before the owner's acquire sees 0.
+  else scope->remote.fetch_sub(1, std::memory_order_release);
+}
+
+// ---------------------------------------------------------------- spawning
+
+void Worker::check_task(std::uint32_t fn, std::size_t in_size) const {
+  const task::TaskRegistry& registry = sched_.registry();
+  if (fn >= registry.size())
+    throw std::invalid_argument("heist: spawn of unknown task function id " + std::to_string(fn));
+  if (registry[fn].in_size != in_size)
+    throw std::invalid_argument("heist: task '" + registry[fn].name + "' spawned with " +
+                                std::to_string(in_size) + " input bytes, registered with " +
+                                std::to_string(registry[fn].in_size));
+}
+
+void Worker::grant(std::int64_t credits) noexcept {
+  fast_inlined_ += static_cast<std::uint64_t>(granted_ + room);  // credits spent since the last grant
+  granted_ = credits;
+  room = -credits;
+}
+
+bool Worker::decide_defer() {
+  switch (sched_.options().policy) {
+    case SpawnPolicy::help_first: return true;
+    case SpawnPolicy::work_first: grant(kWorkFirstCredits); return false;
+    case SpawnPolicy::bounded:
+      // HotSLAW's task slot holds a task's input and output until the task
+      // terminates, so a worker's queue is occupied by the tasks it holds
+      // queued *and* those running on its stack.
+      if (static_cast<std::int64_t>(deque_.size()) + depth_ < bound_ &&
+          (!demand_ || deque_.private_size() == 0 || deque_.wanted()))
+        return true;
+      grant(kBoundedCredits);
+      return false;
+    case SpawnPolicy::slaw: return decider_.defer(deque_.size(), static_cast<unsigned>(level));
+  }
+  return true;
+}
+
+template <class Call>
+void Worker::run_inline(Call&& call) {
+  ++slow_inlined_;
+  detail::run_inline(this, std::forward<Call>(call));
+}
+
+Frame& Worker::joined_frame() {
+  Frame& f = current_frame();
+  if (f.level == level) return f;
+  // An inline task queues its first joined child: it gets a frame now.
+  Frame& made = inline_frames_.emplace_back(id_, &f, f.ief, level);
+  set_frame(&made);
+  return made;
+}
+
+void Worker::close_inline_frame() noexcept {
+  Frame& f = current_frame();
+  wait_frame(f);  // the implicit wait at the end of a task
+  set_frame(f.parent);
+  inline_frames_.pop_back();
+}
+
+void Worker::flush_fence(Frame& f) {
+  f.fence->flush([this](const std::byte* slot) { push_copy(slot); });
+}
+
+void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot) {
+  Frame& f = join == detail::Join::joined ? joined_frame() : current;
+  FinishScope* target = join == detail::Join::joined ? f.join_target() : f.ief;
+  TaskHeader* h = task::header(slot);
+  h->completion = GlobalRef::local(0, target);
+  h->ief = GlobalRef::local(0, f.ief);
+  enroll(target);
+  ++deferred_;
+  if (join == detail::Join::joined && f.fence && f.fence->must_hold()) {
+    f.fence->hold(slot, task::used_bytes(slot));  // the deque slot is left uncommitted
+    return;
+  }
+  deque_.end_push();
+  stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
+  if (at_top_level()) enter_region();
+}
+
+void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                              detail::Join join) {
+  check_task(fn, in_size);
+  Frame& f = current_frame();
+  if (f.fenced) flush_fence(f);
+  std::byte* slot = decide_defer() ? deque_.begin_push() : nullptr;
+  if (slot == nullptr) {
+    const detail::TaskInvoke invoke = sched_.registry()[fn].invoke;
+    run_inline([&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
+    return;
+  }
+  TaskHeader* h = task::header(slot);
+  h->fn_id = fn;
+  h->flags = join == detail::Join::joined ? task::kJoined : 0;
+  h->in_size = static_cast<std::uint16_t>(in_size);
+  h->out = GlobalRef::local(0, out);
+  h->sync = GlobalRef();
+  std::memcpy(task::payload(slot), in, in_size);
+  end_queue(f, join, slot);
+}
+
+void Worker::spawn_closure(const detail::ClosureOps& ops, void* object) {
+  Frame& f = current_frame();
+  if (f.fenced) flush_fence(f);
+  std::byte* slot = decide_defer() ? deque_.begin_push() : nullptr;
+  if (slot == nullptr) {
+    run_inline([&] { ops.run_in_place(object); });
+    return;
+  }
+  const bool fits = ops.trivially_copyable && ops.align <= task::kSlotAlign &&
+                    kClosureObject + ops.size <= input_capacity_;
+  TaskHeader* h = task::header(slot);
+  std::byte* p = task::payload(slot);
+  const detail::ClosureOps* ops_ptr = &ops;
+  std::memcpy(p, &ops_ptr, sizeof ops_ptr);
+  if (fits) {
+    std::memcpy(p + kClosureObject, object, ops.size);
+    h->in_size = static_cast<std::uint16_t>(kClosureObject + ops.size);
+  } else {
+    void* box = ops.make_box(object);
+    std::memcpy(p + kClosureObject, &box, sizeof box);
+    h->in_size = static_cast<std::uint16_t>(kClosureObject + sizeof box);
+  }
+  h->fn_id = task::kClosureFn;
+  h->flags = static_cast<std::uint16_t>(task::kLocalOnly | (fits ? 0 : task::kBoxed));
+  h->out = GlobalRef();
+  h->sync = GlobalRef();
+  end_queue(f, detail::Join::escaping, slot);
+}
+
+detail::SyncNode* Worker::spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                                            detail::SyncNode* const* after, std::size_t n_after) {
+  check_task(fn, in_size);
+  Frame& f = joined_frame();
+  if (f.fenced) flush_fence(f);
+  auto* node = new detail::SyncNode();
+  node->refs.store(2, std::memory_order_relaxed);  // the task's and the handle's; not yet shared
+  auto* dependent = new DependentTask(sched_.stride());
+  std::byte* slot = dependent->slot.get();
+  TaskHeader* h = task::header(slot);
+  h->fn_id = fn;
+  h->flags = task::kJoined;
+  h->in_size = static_cast<std::uint16_t>(in_size);
+  h->out = GlobalRef::local(0, out);
+  h->sync = GlobalRef::local(0, node);
+  std::memcpy(task::payload(slot), in, in_size);
+  FinishScope* target = f.join_target();
+  h->completion = GlobalRef::local(0, target);
+  h->ief = GlobalRef::local(0, f.ief);
+  enroll(target);
+  ++deferred_;
+  // One count per dependency plus one held by this call, so the task cannot
+  // be released before every dependency has been looked at.
+  dependent->remaining.store(static_cast<std::uint32_t>(n_after + 1), std::memory_order_relaxed);
+  for (std::size_t i = 0; i < n_after; ++i)
+    if (!after[i]->add_waiter(dependent)) dependent->remaining.fetch_sub(1, std::memory_order_relaxed);
+  if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    push_copy(slot);
+    delete dependent;
+  }
+  if (at_top_level()) enter_region();
+  return node;
+}
+
+void Worker::push_copy(const std::byte* slot) {
+  std::byte* dst = deque_.begin_push();
+  const std::size_t bytes = task::used_bytes(slot);
+  if (dst == nullptr) {  // deque at its maximum: run the task now
+    std::vector<std::byte> copy(slot, slot + sched_.stride());
+    execute(copy.data());
+    return;
+  }
+  std::memcpy(dst, slot, bytes);
+  deque_.end_push();
+}
+
+void Worker::release_dependents(detail::SyncNode* node) {
+  for (DependentTask* dependent : node->complete()) {
+    if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      push_copy(dependent->slot.get());
+      delete dependent;
+    }
+  }
+  detail::sync_release(node);
+}
+
+// ---------------------------------------------------------------- executing
+
+std::byte* Worker::exec_buffer(int depth) {
+  const auto d = static_cast<std::size_t>(depth);
+  while (exec_buffers_.size() <= d) exec_buffers_.push_back(std::make_unique<std::byte[]>(sched_.stride()));
+  return exec_buffers_[d].get();
+}
+
+void Worker::execute(std::byte* slot) {
+  const TaskHeader& h = *task::header(slot);
+  if (room < 0 && granted_ != kWorkFirstCredits) grant(0);  // bounded: a pop freed space, re-evaluate
+  ++level;
+  Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
+  detail::FrameCore* const saved = this->frame;
+  set_frame(&child);
+  ++depth_;
+  try {
+    std::byte* p = task::payload(slot);
+    if (h.fn_id == task::kClosureFn) {
+      const detail::ClosureOps* ops;
+      std::memcpy(&ops, p, sizeof ops);
+      if (h.flags & task::kBoxed) {
+        void* box;
+        std::memcpy(&box, p + kClosureObject, sizeof box);
+        ops->run_boxed(box);
+      } else {
+        ops->run_in_place(p + kClosureObject);
+      }
+    } else {
+      sched_.registry()[h.fn_id].invoke(p, h.out.local<void>());
+    }
+  } catch (...) {
+    sched_.record_exception(std::current_exception());
+  }
+  if (!child.joined_drained()) wait_frame(child);
+  --depth_;
+  --level;
+  set_frame(saved);
+  ++stats_.tasks_executed;
+  if (!h.sync.null()) release_dependents(h.sync.local<detail::SyncNode>());
+  complete(h.completion.local<FinishScope>());
+}
+
+std::uint32_t Worker::try_steal() {
+  const int victim = victims_.next(rng_);
+  ++stats_.steal_attempts;
+  const std::uint32_t taken = sched_.worker(victim).deque_.steal_into(deque_, chunk_);
+  if (taken == 0) {
+    ++stats_.failed_steals;
+    return 0;
+  }
+  ++stats_.steals;
+  stats_.tasks_stolen += taken;
+  return taken;
+}
+
+template <class Done>
+void Worker::help_until(Done&& done) {
+  if (done()) return;
+  if (at_top_level()) enter_region();
+  std::byte* buffer = exec_buffer(help_depth_);
+  ++help_depth_;
+  platform::Backoff backoff(id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff);
+  const bool may_steal = help_depth_ <= max_help_depth_ && sched_.size() > 1;
+  std::int64_t searching_since = 0;
+  while (!done()) {
+    if (deque_.pop(buffer)) {
+      if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+      searching_since = 0;
+      execute(buffer);
+      backoff.reset();
+      continue;
+    }
+    const std::int64_t attempt_start = platform::now_ns();
+    if (searching_since == 0) searching_since = attempt_start;
+    if (may_steal && try_steal() > 0) {
+      const std::int64_t stolen_at = platform::now_ns();
+      steal_ns_ += stolen_at - attempt_start;
+      search_ns_ += attempt_start - searching_since;
+      searching_since = 0;
+      backoff.reset();
+      continue;
+    }
+    backoff.pause();
+  }
+  if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+  --help_depth_;
+}
+
+// ---------------------------------------------------------------- joining
+
+void Worker::enter_region() noexcept {
+  if (!sched_.active()) {
+    active_since_ns_ = platform::now_ns();
+    sched_.activate();
+  }
+}
+
+void Worker::leave_region() {
+  if (!at_top_level()) return;
+  if (root_empty() && sched_.active()) {
+    sched_.deactivate();
+    active_ns_ += platform::now_ns() - active_since_ns_;
+  }
+  sched_.rethrow_task_exception();
+}
+
+void Worker::wait_frame(Frame& f) {
+  help_until([&] {
+    if (f.fence) flush_fence(f);
+    return f.joined_drained();
+  });
+}
+
+void Worker::wait_current() {
+  Frame& f = current_frame();
+  if (f.level == level) wait_frame(f);  // else the task queued no joined child
+  leave_region();
+}
+
+void Worker::fence_current() {
+  Frame& f = joined_frame();
+  if (!f.fence) {
+    f.fence = std::make_unique<FenceState>(f.join, id_);
+    f.fenced = true;
+  }
+  f.fence->fence();
+}
+
+detail::FrameCore* Worker::finish_begin() {
+  FinishRecord& record = finishes_.emplace_back(id_, &current_frame(), level);
+  set_frame(&record);
+  return &record;
+}
+
+void Worker::finish_end(detail::FrameCore* core) {
+  auto& record = static_cast<FinishRecord&>(static_cast<Frame&>(*core));
+  if (&record != &finishes_.back()) throw std::logic_error("heist: finish scopes closed out of order");
+  help_until([&] {
+    if (record.fence) flush_fence(record);
+    return record.joined_drained() && record.scope.drained_for_owner();
+  });
+  set_frame(record.parent);
+  finishes_.pop_back();
+  leave_region();
+}
+
+void Worker::wait_sync(detail::SyncNode* node) {
+  help_until([node] { return detail::sync_done(node); });
+  leave_region();
+}
+
+// ---------------------------------------------------------------- C API steps
+
+bool Worker::execute_one() {
+  std::byte* buffer = exec_buffer(help_depth_);
+  ++help_depth_;
+  const bool popped = deque_.pop(buffer);
+  if (popped) execute(buffer);
+  --help_depth_;
+  return popped;
+}
+
+std::uint32_t Worker::steal_once() {
+  if (sched_.size() == 1) return 0;
+  if (at_top_level()) enter_region();
+  return try_steal();
+}
+
+bool Worker::root_empty() noexcept {
+  if (depth_ > 0) return false;  // a task is running on this stack
+  for (FinishRecord& record : finishes_)
+    if (!record.joined_drained() || !record.scope.drained_for_owner()) return false;
+  return root_frame_.joined_drained() && root_scope_.drained_for_owner();
+}
+
+// ---------------------------------------------------------------- worker threads
+
+void Worker::park() {
+  parked_.store(true, std::memory_order_release);  // pairs with Scheduler::quiesce's acquire
+  sched_.wait_for_activity();
+  parked_.store(false, std::memory_order_relaxed);
+}
+
+void Worker::run_until_stopped() {
+  bind();
+  for (;;) {
+    park();
+    if (sched_.stopping()) break;
+    const std::int64_t since = platform::now_ns();
+    help_until([this] { return !sched_.active() || sched_.stopping(); });
+    active_ns_ += platform::now_ns() - since;
+  }
+  unbind();
+}
+
+// ---------------------------------------------------------------- statistics
+
+WorkerStats Worker::stats() const {
+  WorkerStats s = stats_;
+  s.tasks_inlined = slow_inlined_ + fast_inlined();
+  s.tasks_created = deferred_ + s.tasks_inlined;
+  s.tasks_executed = stats_.tasks_executed + s.tasks_inlined;
+  s.releases = deque_.releases();
+  s.acquires = deque_.acquires();
+  s.time_active_s = platform::ns_to_s(active_ns_);
+  s.time_search_s = platform::ns_to_s(search_ns_);
+  s.time_steal_s = platform::ns_to_s(steal_ns_);
+  s.time_work_s = std::max(0.0, s.time_active_s - s.time_search_s - s.time_steal_s);
+  return s;
+}
+
+void Worker::reset_stats() noexcept {
+  stats_ = WorkerStats{};
+  deferred_ = slow_inlined_ = fast_inlined_ = 0;
+  granted_ = -room;  // nothing spent yet of what remains
+  active_ns_ = search_ns_ = steal_ns_ = 0;
+  deque_.reset_counters();
+}
+
+}  // namespace heist::sched

@@ -1,0 +1,136 @@
+// Worker: one thread of the runtime with its SplitDeque. It spawns (queue or
+// inline, as the spawn policy says), executes tasks, and waits by helping:
+// a worker that waits keeps running its own tasks and stealing others' —
+// it never idles while work exists (DESIGN layer 3).
+//
+// Bounded nesting (stack safety): a task run while waiting runs on the
+// waiter's stack. Each nested wait increments help_depth_; past
+// Options::max_help_depth a waiter only runs tasks from its own deque (never
+// steals), and tasks run inline count against SLAW's S. Escaping asyncs
+// (finish + async) never nest: a task that spawns and returns leaves its
+// children to the deque, so a DFS over millions of vertices under help-first
+// uses a constant stack (the deque grows instead).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "heist/detail/abi.hpp"
+#include "heist/stats.hpp"
+#include "platform/rng.hpp"
+#include "policy/chunk_policy.hpp"
+#include "policy/spawn_policy.hpp"
+#include "policy/victim_policy.hpp"
+#include "sched/frame.hpp"
+#include "sched/split_deque.hpp"
+#include "sched/sync_node.hpp"
+
+namespace heist::sched {
+
+class Scheduler;
+
+class Worker : public detail::WorkerCore {
+ public:
+  Worker(Scheduler& scheduler, int id, int workers);
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  static Worker* current() noexcept { return static_cast<Worker*>(detail::tls_worker); }
+  void bind() noexcept;    // make this the calling thread's worker
+  void unbind() noexcept;
+
+  int id() const noexcept { return id_; }
+
+  // ---- spawning (slow paths of the inline templates) ----
+  void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
+  void spawn_closure(const detail::ClosureOps& ops, void* object);
+  detail::SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                                      detail::SyncNode* const* after, std::size_t n_after);
+
+  // ---- joining ----
+  void wait_current();  // wait() of the running task
+  void fence_current();
+  detail::FrameCore* finish_begin();
+  void finish_end(detail::FrameCore* finish);
+  void wait_sync(detail::SyncNode* node);
+
+  // ---- C API single steps ----
+  bool execute_one();           // run one task of this worker's deque
+  std::uint32_t steal_once();   // one steal attempt; tasks taken
+  bool root_empty() noexcept;   // no task in the root context (worker 0)
+
+  // ---- worker threads ----
+  void run_until_stopped();  // body of workers 1..N-1
+
+  WorkerStats stats() const;
+  void reset_stats() noexcept;
+  bool parked() const noexcept { return parked_.load(std::memory_order_acquire); }
+
+ private:
+  template <class Done>
+  void help_until(Done&& done);
+  void wait_frame(Frame& frame);
+  void execute(std::byte* slot);
+  void complete(detail::FinishScope* scope) noexcept;
+  void enroll(detail::FinishScope* scope) noexcept;
+  bool decide_defer();
+  void grant(std::int64_t credits) noexcept;
+  std::uint64_t fast_inlined() const noexcept { return fast_inlined_ + static_cast<std::uint64_t>(granted_ + room); }
+  void check_task(std::uint32_t fn, std::size_t in_size) const;
+  void end_queue(Frame& frame, detail::Join join, std::byte* slot);
+  void push_copy(const std::byte* slot);
+  void flush_fence(Frame& frame);
+  void enter_region() noexcept;
+  void leave_region();
+  void release_dependents(detail::SyncNode* node);
+  std::uint32_t try_steal();
+  template <class Call>
+  void run_inline(Call&& call);
+  Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
+ public:
+  void close_inline_frame() noexcept;
+ private:
+  std::byte* exec_buffer(int depth);
+  Frame& current_frame() noexcept { return *static_cast<Frame*>(this->frame); }
+  void set_frame(detail::FrameCore* f) noexcept {
+    frame = f;
+    frame_level = f->level;
+  }
+  void park();
+  bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0; }
+
+  Scheduler& sched_;
+  const int id_;
+  SplitDeque deque_;
+  policy::RandomVictims victims_;
+  policy::ChunkPolicy chunk_;
+  policy::SpawnDecider decider_;
+  platform::Rng rng_;
+  std::size_t input_capacity_;
+  std::int64_t bound_;
+  bool demand_;
+  int max_help_depth_;
+  int help_depth_ = 0;   // nested help loops on this stack
+  int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)
+  Frame root_frame_;
+  detail::FinishScope root_scope_;
+  std::deque<FinishRecord> finishes_;  // open finish scopes, innermost last
+  std::deque<Frame> inline_frames_;    // frames of inline tasks that queued joined children
+  std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
+  std::atomic<bool> parked_{false};
+
+  // Statistics (owner-written; read by the scheduler when the worker is parked).
+  WorkerStats stats_;
+  std::uint64_t deferred_ = 0;       // tasks queued
+  std::uint64_t slow_inlined_ = 0;   // inlined by the slow path
+  std::uint64_t fast_inlined_ = 0;   // inlined by the fast path, up to the last grant
+  std::int64_t granted_ = 0;         // credits of the last grant (see grant())
+  std::int64_t active_since_ns_ = 0;
+  std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
+};
+
+}  // namespace heist::sched

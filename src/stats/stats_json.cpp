@@ -1,0 +1,25 @@
+#include "stats/stats_json.hpp"
+
+namespace heist::stats {
+
+nlohmann::json to_json(const WorkerStats& w) {
+  return {
+      {"tasks_created", w.tasks_created}, {"tasks_executed", w.tasks_executed},
+      {"tasks_inlined", w.tasks_inlined}, {"tasks_stolen", w.tasks_stolen},
+      {"steals", w.steals},               {"steal_attempts", w.steal_attempts},
+      {"failed_steals", w.failed_steals}, {"releases", w.releases},
+      {"acquires", w.acquires},           {"max_queue", w.max_queue},
+      {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
+      {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
+  };
+}
+
+nlohmann::json to_json(const RunStats& run) {
+  nlohmann::json out = to_json(run.total());
+  nlohmann::json workers = nlohmann::json::array();
+  for (const WorkerStats& w : run.workers) workers.push_back(to_json(w));
+  out["workers"] = std::move(workers);
+  return out;
+}
+
+}  // namespace heist::stats

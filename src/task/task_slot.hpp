@@ -1,0 +1,64 @@
+// The portable task descriptor (DESIGN layer 2): a fixed-size slot made of a
+// 48-byte header and the task's input bytes copied inline (HotSLAW: inputs are
+// copied into library space at creation and travel with the task). Deques
+// store slots back to back with a stride chosen at start-up
+// (Options::task_input_bytes), so a slot is handled as raw bytes plus this header.
+//
+// Two kinds of payload:
+//  * a registered task: fn_id indexes the TaskRegistry, the payload is the
+//    input; the slot is migratable (a byte copy is valid in any process);
+//  * a local-only closure (fn_id == kClosureFn): the payload holds a function
+//    pointer and the closure object (or a pointer to a heap box); kLocalOnly is
+//    set and the slot must never leave this process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "task/global_ref.hpp"
+
+namespace heist::task {
+
+inline constexpr std::uint32_t kClosureFn = 0xFFFFFFFFu;
+
+enum TaskFlags : std::uint16_t {
+  kLocalOnly = 1u << 0,   // captures process-local memory: may not migrate
+  kBoxed = 1u << 1,       // closure payload is a pointer to a heap box
+  kJoined = 1u << 2,      // completion counter is the spawner's join scope
+};
+
+struct alignas(16) TaskHeader {
+  std::uint32_t fn_id;      // TaskRegistry id, or kClosureFn
+  std::uint16_t flags;      // TaskFlags
+  std::uint16_t in_size;    // payload bytes in use
+  GlobalRef completion;     // FinishScope decremented when the task completes
+  GlobalRef ief;            // immediately enclosing finish: where its asyncs register
+  GlobalRef out;            // output buffer, or null
+  GlobalRef sync;           // SyncNode signalled at completion (task handles), or null
+  std::uint64_t reserved;   // keeps the payload 16-byte aligned
+};
+static_assert(sizeof(TaskHeader) == 48);
+
+inline constexpr std::size_t kSlotAlign = 16;
+
+// Size of a slot with the given input capacity: header + payload, rounded
+// up to 16 bytes.
+constexpr std::size_t slot_stride(std::size_t input_capacity) noexcept {
+  return (sizeof(TaskHeader) + input_capacity + kSlotAlign - 1) / kSlotAlign * kSlotAlign;
+}
+
+inline TaskHeader* header(std::byte* slot) noexcept { return reinterpret_cast<TaskHeader*>(slot); }
+inline const TaskHeader* header(const std::byte* slot) noexcept {
+  return reinterpret_cast<const TaskHeader*>(slot);
+}
+inline std::byte* payload(std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
+inline const std::byte* payload(const std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
+
+// Bytes of a slot that carry information (header + used payload): what a
+// pop or steal copies.
+inline std::size_t used_bytes(const std::byte* slot) noexcept {
+  return sizeof(TaskHeader) + header(slot)->in_size;
+}
+
+}  // namespace heist::task
