@@ -1,0 +1,45 @@
+// The interface every benchmark app implements (apps/<app>/), so that the
+// bench runner and `heist bench <app>` treat them alike: options, the
+// sequential version, the heist version (called inside a heist::Runtime),
+// and verification of a result.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace heist::apps {
+
+struct RunOutput {
+  nlohmann::json result;           // the app's answer (e.g. fib(n), a solution count, a node count)
+  nlohmann::json extra = nlohmann::json::object();  // app-specific facts (e.g. UTS depth and leaves)
+};
+
+class App {
+ public:
+  virtual ~App() = default;
+  virtual std::string name() const = 0;
+  virtual std::string summary() const = 0;
+  // Register the app's own options on its `heist bench <app>` command.
+  virtual void add_options(CLI::App& command) = 0;
+  // Validate the options; throws std::invalid_argument with a message.
+  virtual void check() const {}
+  virtual nlohmann::json params() const = 0;
+  virtual RunOutput run_sequential() = 0;
+  virtual RunOutput run_parallel() = 0;  // on the thread that owns the heist::Runtime
+  // Whether `out` is correct (against a reference table or the sequential version).
+  virtual bool verify(const RunOutput& out) = 0;
+};
+
+struct AppEntry {
+  const char* name;
+  std::unique_ptr<App> (*make)();
+};
+
+// Every app heist ships, in the order `heist bench --help` lists them.
+const std::vector<AppEntry>& app_table();
+
+}  // namespace heist::apps

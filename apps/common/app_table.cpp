@@ -1,0 +1,13 @@
+#include "common/app_registry.hpp"
+
+namespace heist::apps {
+
+const std::vector<AppEntry>& app_table() {
+  static const std::vector<AppEntry> table = {
+      {"fib", &fib::make_fib_app},
+      {"nqueens", &nqueens::make_nqueens_app},
+  };
+  return table;
+}
+
+}  // namespace heist::apps

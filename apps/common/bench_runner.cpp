@@ -1,0 +1,112 @@
+#include "common/bench_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+#include <heist/heist.hpp>
+
+#include "stats/stats_json.hpp"
+
+namespace heist::apps {
+
+namespace {
+
+struct Timed {
+  double seconds;
+  RunOutput output;
+  bool verified;
+};
+
+template <class Run>
+Timed timed(App& app, Run&& run) {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutput output = run();
+  const auto stop = std::chrono::steady_clock::now();
+  const bool ok = app.verify(output);
+  return {std::chrono::duration<double>(stop - start).count(), std::move(output), ok};
+}
+
+std::size_t median_index(const std::vector<Timed>& runs) {
+  std::vector<std::size_t> order(runs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return runs[a].seconds < runs[b].seconds; });
+  return order[(order.size() - 1) / 2];
+}
+
+void print_summary(std::ostream& out, const nlohmann::json& report) {
+  char line[256];
+  out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  params "
+      << report["params"].dump() << "\n";
+  std::snprintf(line, sizeof line, "result %s  verified %s  workers %d  median %.6f s over %zu run(s)\n",
+                report["result"].dump().c_str(), report["verified"].get<bool>() ? "yes" : "NO",
+                report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
+  out << line;
+  if (!report.contains("stats")) return;
+  const nlohmann::json& s = report["stats"];
+  std::snprintf(line, sizeof line,
+                "tasks created %llu  executed %llu  inlined %llu  stolen %llu  steals %llu/%llu attempts\n",
+                s["tasks_created"].get<unsigned long long>(), s["tasks_executed"].get<unsigned long long>(),
+                s["tasks_inlined"].get<unsigned long long>(), s["tasks_stolen"].get<unsigned long long>(),
+                s["steals"].get<unsigned long long>(), s["steal_attempts"].get<unsigned long long>());
+  out << line;
+  // Per-worker time breakdown, after seed 004's per-rank figure.
+  out << "worker      work_s    search_s     steal_s   executed     stolen\n";
+  int id = 0;
+  for (const nlohmann::json& w : s["workers"]) {
+    std::snprintf(line, sizeof line, "%6d  %10.4f  %10.4f  %10.4f  %9llu  %9llu\n", id++, w["time_work_s"].get<double>(),
+                  w["time_search_s"].get<double>(), w["time_steal_s"].get<double>(),
+                  w["tasks_executed"].get<unsigned long long>(), w["tasks_stolen"].get<unsigned long long>());
+    out << line;
+  }
+}
+
+}  // namespace
+
+int run_bench(App& app, const BenchSettings& settings, const Options& runtime_options, std::ostream& out) {
+  std::vector<Timed> runs;
+  std::vector<RunStats> stats;
+  int workers = 1;
+  if (settings.sequential) {
+    for (int r = 0; r < settings.repeat; ++r) runs.push_back(timed(app, [&] { return app.run_sequential(); }));
+  } else {
+    Runtime runtime(runtime_options);
+    workers = runtime.workers();
+    for (int r = 0; r < settings.repeat; ++r) {
+      runtime.reset_stats();
+      runs.push_back(timed(app, [&] { return app.run_parallel(); }));
+      stats.push_back(runtime.stats());
+    }
+  }
+  const std::size_t mid = median_index(runs);
+  nlohmann::json report;
+  report["app"] = app.name();
+  report["impl"] = settings.sequential ? "seq" : "heist";
+  nlohmann::json params = app.params();
+  if (!settings.sequential) {
+    params["policy"] = to_string(runtime_options.policy);
+    params["queue_bound"] = runtime_options.queue_bound;
+    params["chunk"] = to_string(runtime_options.chunk);
+  }
+  report["params"] = params;
+  report["ranks"] = 1;
+  report["workers"] = workers;
+  report["time_s"] = runs[mid].seconds;
+  nlohmann::json times = nlohmann::json::array();
+  bool verified = true;
+  for (const Timed& t : runs) {
+    times.push_back(t.seconds);
+    verified = verified && t.verified;
+  }
+  report["times_s"] = times;
+  report["result"] = runs[mid].output.result;
+  report["verified"] = verified;
+  if (!runs[mid].output.extra.empty()) report["extra"] = runs[mid].output.extra;
+  if (!settings.sequential) report["stats"] = stats::to_json(stats[mid]);
+  if (settings.json) out << report.dump() << std::endl;
+  else print_summary(out, report);
+  return verified ? 0 : 1;
+}
+
+}  // namespace heist::apps

@@ -1,0 +1,35 @@
+// fib: the naive doubly recursive Fibonacci (seed 000 Figure 2), the classic
+// measure of spawn overhead: with cutoff 0 every call is a task.
+#pragma once
+
+#include <cstdint>
+
+namespace heist::apps::fib {
+
+// Sequential recursion: the work every version performs.
+std::uint64_t fib_sequential(int n);
+
+// Linear-time reference for verification.
+constexpr std::uint64_t fib_reference(int n) {
+  std::uint64_t current = 0, next = 1;
+  for (int i = 0; i < n; ++i) {
+    const std::uint64_t sum = current + next;
+    current = next;
+    next = sum;
+  }
+  return current;
+}
+
+// Calls n >= 2 the naive recursion makes in all: 2 fib(n+1) - 1.
+constexpr std::uint64_t fib_calls(int n) { return 2 * fib_reference(n + 1) - 1; }
+
+// heist version, HotSLAW style: every call with n >= cutoff spawns its two
+// children as registered tasks (spawn + wait); calls below the cutoff run
+// fib_sequential. The root call is a task too, so with cutoff 0 the run
+// creates exactly fib_calls(n) tasks. Call inside a heist::Runtime.
+std::uint64_t fib_heist(int n, int cutoff);
+
+// The same computation with local closures (finish + async).
+std::uint64_t fib_heist_closures(int n, int cutoff);
+
+}  // namespace heist::apps::fib

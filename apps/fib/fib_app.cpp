@@ -1,0 +1,44 @@
+// `heist bench fib`: options, versions and verification of fib.
+#include <stdexcept>
+
+#include "common/app_registry.hpp"
+#include "fib/fib.hpp"
+
+namespace heist::apps::fib {
+namespace {
+
+class FibApp final : public App {
+ public:
+  std::string name() const override { return "fib"; }
+  std::string summary() const override { return "naive recursive Fibonacci (spawn overhead)"; }
+  void add_options(CLI::App& cmd) override {
+    cmd.add_option("--n", n_, "compute fib(n)")->capture_default_str();
+    cmd.add_option("--cutoff", cutoff_, "calls with n < cutoff run sequentially; 0: every call is a task")
+        ->capture_default_str();
+    cmd.add_option("--style", style_, "task style: spawn (registered tasks, spawn/wait) or closure (finish/async)")
+        ->capture_default_str();
+  }
+  void check() const override {
+    if (n_ < 0 || n_ > 92) throw std::invalid_argument("fib: --n must be in [0, 92]");
+    if (cutoff_ < 0) throw std::invalid_argument("fib: --cutoff must be >= 0");
+    if (style_ != "spawn" && style_ != "closure")
+      throw std::invalid_argument("fib: --style must be spawn or closure");
+  }
+  nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}, {"style", style_}}; }
+  RunOutput run_sequential() override { return {fib_sequential(n_)}; }
+  RunOutput run_parallel() override {
+    return {style_ == "spawn" ? fib_heist(n_, cutoff_) : fib_heist_closures(n_, cutoff_)};
+  }
+  bool verify(const RunOutput& out) override { return out.result.get<std::uint64_t>() == fib_reference(n_); }
+
+ private:
+  int n_ = 35;
+  int cutoff_ = 0;
+  std::string style_ = "spawn";
+};
+
+}  // namespace
+
+std::unique_ptr<App> make_fib_app() { return std::make_unique<FibApp>(); }
+
+}  // namespace heist::apps::fib

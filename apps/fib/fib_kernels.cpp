@@ -1,0 +1,63 @@
+#include "fib/fib.hpp"
+
+#include <heist/heist.hpp>
+
+namespace heist::apps::fib {
+
+std::uint64_t fib_sequential(int n) {
+  return n < 2 ? static_cast<std::uint64_t>(n) : fib_sequential(n - 1) + fib_sequential(n - 2);
+}
+
+namespace {
+
+struct FibIn {
+  int n;
+  int cutoff;
+};
+
+void fib_body(const FibIn& in, std::uint64_t* out);
+const auto fib_task = heist::register_task<fib_body>("apps.fib");
+
+void fib_body(const FibIn& in, std::uint64_t* out) {
+  if (in.n < 2) {
+    *out = static_cast<std::uint64_t>(in.n);
+    return;
+  }
+  if (in.n < in.cutoff) {
+    *out = fib_sequential(in.n);
+    return;
+  }
+  std::uint64_t x, y;
+  heist::spawn(fib_task, FibIn{in.n - 1, in.cutoff}, &x);
+  heist::spawn(fib_task, FibIn{in.n - 2, in.cutoff}, &y);
+  heist::wait();
+  *out = x + y;
+}
+
+std::uint64_t fib_closure(int n, int cutoff) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  if (n < cutoff) return fib_sequential(n);
+  std::uint64_t x = 0, y = 0;
+  heist::finish([&] {
+    heist::async([&] { x = fib_closure(n - 1, cutoff); });
+    heist::async([&] { y = fib_closure(n - 2, cutoff); });
+  });
+  return x + y;
+}
+
+}  // namespace
+
+std::uint64_t fib_heist(int n, int cutoff) {
+  std::uint64_t result = 0;
+  heist::spawn(fib_task, FibIn{n, cutoff}, &result);
+  heist::wait();
+  return result;
+}
+
+std::uint64_t fib_heist_closures(int n, int cutoff) {
+  std::uint64_t result = 0;
+  heist::finish([&] { heist::async([&] { result = fib_closure(n, cutoff); }); });
+  return result;
+}
+
+}  // namespace heist::apps::fib

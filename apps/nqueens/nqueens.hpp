@@ -1,0 +1,31 @@
+// nqueens: count the placements of n non-attacking queens on an n x n board
+// (BOTS / seed 000), one task per partial placement, bitmask backtracking.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+namespace heist::apps::nqueens {
+
+// Partial placement: rows filled so far and the attacked columns/diagonals.
+struct Board {
+  std::uint32_t n;
+  std::uint32_t row;
+  std::uint32_t cols;
+  std::uint32_t diag_left;   // attacked squares along "/" diagonals, shifted per row
+  std::uint32_t diag_right;  // attacked squares along "\" diagonals, shifted per row
+};
+
+constexpr Board empty_board(std::uint32_t n) { return Board{n, 0, 0, 0, 0}; }
+
+// Solutions below a partial placement, sequentially.
+std::uint64_t count_sequential(const Board& board);
+
+// Solution counts from OEIS A000170 (../shared/reference/results.md), n <= 15.
+std::optional<std::uint64_t> reference_solutions(int n);
+
+// heist version: one registered task per placement; rows >= cutoff (if
+// cutoff > 0) are counted sequentially inside the task. Inside a Runtime.
+std::uint64_t count_heist(int n, int cutoff);
+
+}  // namespace heist::apps::nqueens

@@ -1,0 +1,43 @@
+// `heist bench nqueens`: options, versions and verification of nqueens.
+#include <stdexcept>
+
+#include "common/app_registry.hpp"
+#include "nqueens/nqueens.hpp"
+
+namespace heist::apps::nqueens {
+namespace {
+
+class NQueensApp final : public App {
+ public:
+  std::string name() const override { return "nqueens"; }
+  std::string summary() const override { return "count N-Queens solutions, one task per placement"; }
+  void add_options(CLI::App& cmd) override {
+    cmd.add_option("--n", n_, "board size")->capture_default_str();
+    cmd.add_option("--cutoff", cutoff_, "rows >= cutoff are counted sequentially; 0: no manual cutoff")
+        ->capture_default_str();
+  }
+  void check() const override {
+    if (n_ < 1 || n_ > 20) throw std::invalid_argument("nqueens: --n must be in [1, 20]");
+    if (cutoff_ < 0) throw std::invalid_argument("nqueens: --cutoff must be >= 0");
+  }
+  nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}}; }
+  RunOutput run_sequential() override { return {count_sequential(empty_board(static_cast<std::uint32_t>(n_)))}; }
+  RunOutput run_parallel() override { return {count_heist(n_, cutoff_)}; }
+  bool verify(const RunOutput& out) override {
+    const std::uint64_t got = out.result.get<std::uint64_t>();
+    if (auto expected = reference_solutions(n_)) return got == *expected;
+    if (!sequential_) sequential_ = count_sequential(empty_board(static_cast<std::uint32_t>(n_)));
+    return got == *sequential_;
+  }
+
+ private:
+  int n_ = 13;
+  int cutoff_ = 0;
+  std::optional<std::uint64_t> sequential_;
+};
+
+}  // namespace
+
+std::unique_ptr<App> make_nqueens_app() { return std::make_unique<NQueensApp>(); }
+
+}  // namespace heist::apps::nqueens

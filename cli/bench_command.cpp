@@ -1,0 +1,68 @@
+// `heist bench <app> [app options] [--workers N] [--policy P] [--queue-bound N]
+//  [--chunk K|half] [--seq] [--repeat R] [--json]` and every other runtime
+// option of the option table.
+#include <iostream>
+#include <map>
+#include <memory>
+#include <string>
+
+#include <heist/option_table.hpp>
+
+#include "commands.hpp"
+#include "common/app.hpp"
+#include "common/bench_runner.hpp"
+
+namespace heist::cli {
+
+namespace {
+
+struct BenchState {
+  apps::BenchSettings settings;
+  std::map<std::string, std::string> runtime_flags;  // flag -> value, as given
+  std::vector<std::pair<CLI::App*, std::unique_ptr<apps::App>>> apps;
+};
+
+}  // namespace
+
+std::function<int()> add_bench_command(CLI::App& root) {
+  auto state = std::make_shared<BenchState>();
+  CLI::App* bench = root.add_subcommand("bench", "run a benchmark app and report time, result and statistics");
+  bench->require_subcommand(1);
+  bench->add_flag("--seq", state->settings.sequential, "run the sequential version");
+  bench->add_option("--repeat", state->settings.repeat, "runs; the median is reported")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  bench->add_flag("--json", state->settings.json, "print one JSON object as the last line");
+  for (const OptionSpec& spec : option_table()) {
+    bench->add_option_function<std::string>(
+        spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },
+        std::string(spec.help) + " [" + spec.env + "]");
+  }
+  for (const apps::AppEntry& entry : apps::app_table()) {
+    std::unique_ptr<apps::App> app = entry.make();
+    CLI::App* cmd = bench->add_subcommand(entry.name, app->summary());
+    cmd->fallthrough();  // runtime options may follow the app's own
+    app->add_options(*cmd);
+    state->apps.emplace_back(cmd, std::move(app));
+  }
+  return [state]() -> int {
+    Options options;
+    try {
+      options = Options::from_env();
+      for (const OptionSpec& spec : option_table())
+        if (auto it = state->runtime_flags.find(spec.flag); it != state->runtime_flags.end())
+          spec.set(options, it->second);
+      options.validate();
+      for (auto& [cmd, app] : state->apps)
+        if (cmd->parsed()) app->check();
+    } catch (const std::invalid_argument& e) {  // OptionError included
+      std::cerr << "heist bench: " << e.what() << "\n";
+      return kUsageError;
+    }
+    for (auto& [cmd, app] : state->apps)
+      if (cmd->parsed()) return apps::run_bench(*app, state->settings, options, std::cout);
+    return kUsageError;
+  };
+}
+
+}  // namespace heist::cli

@@ -1,0 +1,31 @@
+// heist: the command-line front end — `heist bench <app>`, `heist info`.
+// Invalid input exits with status 2 and a message on stderr.
+#include <exception>
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"heist: work-stealing task runtime — benchmarks, simulator and information"};
+  app.require_subcommand(1);
+  auto bench = heist::cli::add_bench_command(app);
+  auto info = heist::cli::add_info_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "heist: " << e.what() << "\n(run 'heist --help' or 'heist bench <app> --help')\n";
+    return heist::cli::kUsageError;
+  }
+  try {
+    if (app.got_subcommand("bench")) return bench();
+    if (app.got_subcommand("info")) return info();
+  } catch (const std::exception& e) {
+    std::cerr << "heist: " << e.what() << "\n";
+    return 1;
+  }
+  return heist::cli::kUsageError;
+}
