@@ -6,4 +6,5 @@
 namespace heist::apps {
 namespace fib { std::unique_ptr<App> make_fib_app(); }
 namespace nqueens { std::unique_ptr<App> make_nqueens_app(); }
+namespace uts { std::unique_ptr<App> make_uts_app(); }
 }  // namespace heist::apps

@@ -6,6 +6,7 @@ const std::vector<AppEntry>& app_table() {
   static const std::vector<AppEntry> table = {
       {"fib", &fib::make_fib_app},
       {"nqueens", &nqueens::make_nqueens_app},
+      {"uts", &uts::make_uts_app},
   };
   return table;
 }

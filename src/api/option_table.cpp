@@ -42,7 +42,7 @@ const OptionSpec kTable[] = {
     {"policy", "HEIST_POLICY", "--policy", "spawn policy: help-first, work-first, bounded, slaw",
      [](const Options& o) { return std::string(to_string(o.policy)); },
      [](Options& o, const std::string& v) { o.policy = parse_spawn_policy(v); }},
-    {"queue_bound", "HEIST_QUEUE_BOUND", "--queue-bound", "bounded policy: tasks queued before spawns run inline",
+    {"queue_bound", "HEIST_QUEUE_BOUND", "--queue-bound", "bounded policy: tasks a worker holds (queued or running) before spawns run inline",
      [](const Options& o) { return std::to_string(o.queue_bound); },
      [](Options& o, const std::string& v) { o.queue_bound = parse_int(v, 1, 1 << 30, "--queue-bound"); }},
     {"queue_demand", "HEIST_QUEUE_DEMAND", "--queue-demand",

@@ -1,0 +1,75 @@
+// `heist bench uts --tree T1|"-t 1 -a 3 -d 10 -b 4 -r 19"`: Unbalanced Tree
+// Search; verified against the tree's published counts, else the sequential run.
+#include <stdexcept>
+
+#include "common/app_registry.hpp"
+#include "uts/uts_heist.hpp"
+
+namespace heist::apps::uts {
+namespace {
+
+using heist::uts::UtsCounts;
+
+class UtsApp final : public App {
+ public:
+  std::string name() const override { return "uts"; }
+  std::string summary() const override { return "Unbalanced Tree Search, one task per tree node"; }
+  void add_options(CLI::App& cmd) override {
+    cmd.add_option("--tree", tree_, "a named tree (T1..T5, T1L, T2L, T3L, ...) or UTS options \"-t 1 -a 3 -d 10 ...\"")
+        ->capture_default_str();
+  }
+  void check() const override { resolve(); }
+  nlohmann::json params() const override {
+    resolve();
+    return {{"tree", tree_}, {"uts", heist::uts::describe(params_)}};
+  }
+  RunOutput run_sequential() override {
+    resolve();
+    return output(heist::uts::uts_count_sequential(params_));
+  }
+  RunOutput run_parallel() override {
+    resolve();
+    return output(uts_count_heist(params_));
+  }
+  bool verify(const RunOutput& out) override {
+    const UtsCounts got{out.result.get<std::uint64_t>(), out.extra["leaves"].get<std::uint64_t>(),
+                        out.extra["depth"].get<std::int64_t>()};
+    if (named_ && named_->expected_nodes) {
+      return got.nodes == *named_->expected_nodes &&
+             (!named_->expected_leaves || got.leaves == *named_->expected_leaves) &&
+             (!named_->expected_depth || got.max_depth == *named_->expected_depth);
+    }
+    if (!sequential_) sequential_ = heist::uts::uts_count_sequential(params_);
+    return got == *sequential_;
+  }
+
+ private:
+  static RunOutput output(const UtsCounts& c) {
+    return {c.nodes, {{"leaves", c.leaves}, {"depth", c.max_depth}}};
+  }
+  // Named tree or explicit UTS options; throws std::invalid_argument.
+  void resolve() const {
+    if (resolved_ == tree_) return;
+    named_ = heist::uts::find_named_tree(tree_);
+    if (named_) {
+      params_ = named_->params;
+    } else if (tree_.find('-') != std::string::npos) {
+      params_ = heist::uts::parse_uts_args(std::string_view(tree_));
+    } else {
+      throw std::invalid_argument("uts: --tree '" + tree_ + "' is neither a named tree nor UTS options");
+    }
+    resolved_ = tree_;
+  }
+
+  std::string tree_ = "T1";
+  mutable std::string resolved_;
+  mutable heist::uts::UtsParams params_{};
+  mutable std::optional<heist::uts::UtsNamedTree> named_;
+  std::optional<UtsCounts> sequential_;
+};
+
+}  // namespace
+
+std::unique_ptr<App> make_uts_app() { return std::make_unique<UtsApp>(); }
+
+}  // namespace heist::apps::uts

@@ -1,0 +1,78 @@
+#include "uts/uts_heist.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+#include <heist/heist.hpp>
+
+#include "uts/uts_tree.hpp"
+
+namespace heist::apps::uts {
+
+using heist::uts::UtsCounts;
+using heist::uts::UtsNode;
+using heist::uts::UtsParams;
+
+namespace {
+
+// The traversal in progress. Every process of a job runs the same traversal
+// with the same parameters, so tasks carry only the node.
+const UtsParams* g_params = nullptr;
+std::atomic<unsigned> g_generation{0};
+
+// Per-thread tallies: no shared counter on the per-node path. Each thread
+// registers its tally once per traversal.
+struct Tally {
+  UtsCounts counts;
+  unsigned generation = 0;
+};
+std::mutex g_tallies_mutex;
+std::vector<Tally*> g_tallies;
+
+Tally& my_tally() {
+  thread_local Tally tally;
+  const unsigned generation = g_generation.load(std::memory_order_relaxed);
+  if (tally.generation != generation) {
+    tally = Tally{{}, generation};
+    std::lock_guard lock(g_tallies_mutex);
+    g_tallies.push_back(&tally);
+  }
+  return tally;
+}
+
+void visit(const UtsNode& node);
+const auto uts_task = heist::register_task<visit>("apps.uts.node");
+
+void visit(const UtsNode& node) {
+  Tally& tally = my_tally();
+  ++tally.counts.nodes;
+  tally.counts.max_depth = std::max<std::int64_t>(tally.counts.max_depth, node.height);
+  const int children = heist::uts::num_children(*g_params, node);
+  if (children == 0) ++tally.counts.leaves;
+  for (int i = 0; i < children; ++i) heist::async(uts_task, heist::uts::make_child(*g_params, node, i));
+}
+
+}  // namespace
+
+UtsCounts uts_count_heist(const UtsParams& params) {
+  g_params = &params;
+  g_generation.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(g_tallies_mutex);
+    g_tallies.clear();
+  }
+  heist::finish([&] { heist::async(uts_task, heist::uts::make_root(params)); });
+  // finish has returned: every task (and its tally update) happened before.
+  UtsCounts total{};
+  std::lock_guard lock(g_tallies_mutex);
+  for (const Tally* t : g_tallies) {
+    total.nodes += t->counts.nodes;
+    total.leaves += t->counts.leaves;
+    total.max_depth = std::max(total.max_depth, t->counts.max_depth);
+  }
+  return total;
+}
+
+}  // namespace heist::apps::uts

@@ -1,0 +1,15 @@
+// UTS on heist: every tree node is a task (a registered, migratable escaping
+// async under one finish), as in seed 000 Table 1; the runtime's bounded
+// queue decides which run inline.
+#pragma once
+
+#include "uts/uts_params.hpp"
+#include "uts/uts_seq.hpp"
+
+namespace heist::apps::uts {
+
+// Counts the tree's nodes, leaves and depth in parallel. Call inside a
+// heist::Runtime; not reentrant (one traversal at a time per process).
+heist::uts::UtsCounts uts_count_heist(const heist::uts::UtsParams& params);
+
+}  // namespace heist::apps::uts
