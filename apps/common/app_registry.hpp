@@ -7,4 +7,8 @@ namespace heist::apps {
 namespace fib { std::unique_ptr<App> make_fib_app(); }
 namespace nqueens { std::unique_ptr<App> make_nqueens_app(); }
 namespace uts { std::unique_ptr<App> make_uts_app(); }
+namespace spantree { std::unique_ptr<App> make_spantree_app(); }
+namespace sor { std::unique_ptr<App> make_sor_app(); }
+namespace bpc { std::unique_ptr<App> make_bpc_app(); }
+namespace matmul { std::unique_ptr<App> make_matmul_app(); }
 }  // namespace heist::apps

@@ -7,6 +7,10 @@ const std::vector<AppEntry>& app_table() {
       {"fib", &fib::make_fib_app},
       {"nqueens", &nqueens::make_nqueens_app},
       {"uts", &uts::make_uts_app},
+      {"spantree", &spantree::make_spantree_app},
+      {"sor", &sor::make_sor_app},
+      {"bpc", &bpc::make_bpc_app},
+      {"matmul", &matmul::make_matmul_app},
   };
   return table;
 }

@@ -115,7 +115,10 @@ void invoke_task(void* in, void* out) {
 // decision granted (work-first; bounded with a full queue); else nullptr.
 inline WorkerCore* take_inline() noexcept {
   WorkerCore* w = tls_worker;
-  if (w != nullptr && w->room < 0) [[likely]] {
+  // Not in a frame that called fence(): the slow path checks whether the
+  // fence holds the new task back.
+  if (w != nullptr && w->room < 0 && !w->work_wanted.load(std::memory_order_relaxed) &&
+      !(w->frame_level == w->level && w->frame->fenced)) [[likely]] {
     ++w->room;
     return w;
   }
@@ -215,7 +218,7 @@ void invoke_closure_task(void* in, void*) {
 }
 template <class F>
 inline const std::uint32_t closure_task_id =
-    register_task(typeid(F).name(), &invoke_closure_task<F>, sizeof(F), 0);
+    register_closure_task(typeid(F).name(), &invoke_closure_task<F>, sizeof(F));
 }  // namespace detail
 
 // Spawn a migratable lambda into the current finish scope (HabaneroUPC++'s

@@ -96,25 +96,25 @@ heist_taskq_t* heist_taskq_all_alloc(int nfunc, ...) {
     auto& registry = heist::task::TaskRegistry::global();
     for (int i = 0; i < nfunc; ++i) {
       auto fn = va_arg(args, heist_task_fn);
-      const int in_size = va_arg(args, int);
-      const int out_size = va_arg(args, int);
-      if (fn == nullptr || in_size < 0 || out_size < 0)
+      const std::size_t in_size = va_arg(args, std::size_t);
+      const std::size_t out_size = va_arg(args, std::size_t);
+      if (fn == nullptr || in_size > 65535 || out_size > (std::size_t{1} << 40))
         throw std::invalid_argument("heist_taskq_all_alloc: function " + std::to_string(i) +
-                                    ": null function or negative size");
+                                    ": null function or implausible size (sizes are size_t)");
       const auto key = reinterpret_cast<const void*>(fn);
       std::uint32_t id;
       if (auto known = registry.find_key(key)) {
         id = *known;
-        if (registry[id].in_size != static_cast<std::size_t>(in_size))
+        if (registry[id].in_size != in_size)
           throw std::invalid_argument("heist_taskq_all_alloc: function " + std::to_string(i) +
                                       " registered earlier with another input size");
       } else {
         // Named by position: every process allocates the same functions in
         // the same order, so names (and ids) agree across ranks.
         id = registry.add("c:" + std::to_string(registry.size()), fn,
-                          static_cast<std::size_t>(in_size), static_cast<std::size_t>(out_size), key);
+                          in_size, out_size, key);
       }
-      q->functions.push_back({fn, id, static_cast<std::size_t>(in_size)});
+      q->functions.push_back({fn, id, in_size});
     }
     q->runtime = std::make_unique<heist::Runtime>(pending());
     g_allocated = true;

@@ -73,6 +73,13 @@ std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_
   return task::TaskRegistry::global().add(name, invoke, in_size, out_size);
 }
 
+std::uint32_t register_closure_task(const char* type_name, TaskInvoke invoke, std::size_t in_size) {
+  const task::TaskRegistry& registry = task::TaskRegistry::global();
+  std::string name = type_name;
+  for (int repeat = 2; registry.find_name(name); ++repeat) name = std::string(type_name) + "#" + std::to_string(repeat);
+  return register_task(name.c_str(), invoke, in_size, 0);
+}
+
 void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join) {
   current_worker().spawn_registered(fn, in, in_size, out, join);
 }

@@ -50,7 +50,9 @@ class SpawnDecider {
   bool slaw(std::size_t queued, unsigned inline_frames) noexcept {
     if (++since_eval_ >= slaw_int_) {
       since_eval_ = 0;
-      if (slaw_help_first_ && queued >= slaw_f_) slaw_help_first_ = false;
+      // Never back to work-first while S frames are active: the stack would
+      // grow by up to INT frames per round, without bound.
+      if (slaw_help_first_ && queued >= slaw_f_ && inline_frames < slaw_s_) slaw_help_first_ = false;
       else if (!slaw_help_first_ && inline_frames >= slaw_s_) slaw_help_first_ = true;
     }
     return slaw_help_first_;

@@ -29,6 +29,8 @@ void FenceState::hold(const std::byte* slot, std::size_t bytes) {
   held_.push_back(Held{generations_.size() - 1, std::vector<std::byte>(slot, slot + bytes)});
 }
 
+void FenceState::hold(DependentTask* task) { held_.push_back(Held{generations_.size() - 1, {}, task}); }
+
 bool FenceState::drained() noexcept {
   advance();
   if (!held_.empty()) return false;

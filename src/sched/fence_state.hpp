@@ -21,6 +21,8 @@
 
 namespace heist::sched {
 
+struct DependentTask;
+
 class FenceState {
  public:
   FenceState(detail::FinishScope& first_generation, int owner);
@@ -34,14 +36,20 @@ class FenceState {
   bool must_hold() noexcept;
 
   void hold(const std::byte* slot, std::size_t bytes);
+  // Hold a task with a handle (spawn_handle/spawn_after): the hold owns one
+  // count of its `remaining`, dropped when the hold is flushed.
+  void hold(DependentTask* task);
 
-  // Hand every releasable held task (its slot bytes) to `push`.
-  template <class Push>
-  void flush(Push&& push) {
+  // Hand every releasable held task to `push` (its slot bytes) or, for a
+  // task with a handle, to `release` (which drops the hold's count).
+  template <class Push, class Release>
+  void flush(Push&& push, Release&& release) {
     advance();
     while (!held_.empty() && held_.front().generation <= first_open_) {
-      push(held_.front().slot.data());
+      Held held = std::move(held_.front());
       held_.pop_front();
+      if (held.dependent != nullptr) release(held.dependent);
+      else push(held.slot.data());
     }
   }
 
@@ -51,6 +59,7 @@ class FenceState {
   struct Held {
     std::size_t generation;
     std::vector<std::byte> slot;
+    DependentTask* dependent = nullptr;  // instead of slot bytes: a task with a handle
   };
   void advance() noexcept;  // move first_open_ past drained generations
 

@@ -49,9 +49,10 @@ Scheduler::Scheduler(const Options& options)
 }
 
 Scheduler::~Scheduler() {
-  // Every task spawned must run: finish what the root context still holds.
+  // Every task spawned must run: finish what the root context still holds,
+  // its joined tasks and the escaping asyncs of its root finish scope.
   try {
-    workers_[0]->wait_current();
+    workers_[0]->wait_root();
   } catch (...) {
     // Destructors must not throw; the exception's task has completed.
   }
@@ -71,7 +72,7 @@ void Scheduler::activate() noexcept {
 }
 
 void Scheduler::deactivate() noexcept {
-  active_.store(false, std::memory_order_release);
+  active_.store(false, std::memory_order_seq_cst);  // seq_cst: see quiesce
   epoch_.fetch_add(1, std::memory_order_release);
 }
 

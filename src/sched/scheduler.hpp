@@ -9,8 +9,13 @@
 // `active_` is stored release / loaded acquire; `epoch_` is incremented
 // (release) after every change, and a parking worker loads it (acquire)
 // before re-checking `active_`, so a wake-up between check and wait is never
-// lost. `parked_` (per worker) is stored release after the worker's last
-// statistics update, so stats() reads them after an acquire load.
+// lost. `parked_` (per worker) is stored after the worker's last statistics
+// update, so stats() reads them after loading it. Parking is a handshake
+// (all four accesses seq_cst): quiesce() stores active_ = false, then loads
+// parked_; a waking worker stores parked_ = false, then loads active_. So a
+// quiesce() that sees a worker parked is sure that worker will see the
+// deactivation and park again before touching its statistics — a worker
+// still waking up for a region that has already ended.
 #pragma once
 
 #include <atomic>
@@ -45,6 +50,7 @@ class Scheduler {
   void activate() noexcept;
   void deactivate() noexcept;
   bool active() const noexcept { return active_.load(std::memory_order_acquire); }
+  bool active_seq_cst() const noexcept { return active_.load(std::memory_order_seq_cst); }  // Worker::park
   bool stopping() const noexcept { return stopping_.load(std::memory_order_acquire); }
   // Block until active or stopping.
   void wait_for_activity() const noexcept;

@@ -69,7 +69,8 @@ void SplitDeque::release() noexcept {
   ++releases_;
 }
 
-std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk) {
+std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk,
+                                     std::vector<std::byte>& overflow) {
   std::uint64_t v = ts_.load(std::memory_order_acquire);
   std::uint32_t tail, k;
   for (;;) {
@@ -89,7 +90,12 @@ std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy
   for (std::uint32_t i = 0; i < k; ++i) {
     const std::byte* src = array + std::size_t{tail + i} * stride_;
     std::byte* dst = mine.begin_push();
-    if (dst == nullptr) throw std::length_error("heist: thief deque at maximum capacity while stealing");
+    if (dst == nullptr) {  // claimed tasks are never dropped: the thief runs these itself
+      const std::size_t at = overflow.size();
+      overflow.resize(at + stride_);
+      std::memcpy(overflow.data() + at, src, task::used_bytes(src));
+      continue;
+    }
     std::memcpy(dst, src, task::used_bytes(src));
     ++mine.head_;  // not end_push(): releasing to other thieves mid-copy is pointless
   }

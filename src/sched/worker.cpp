@@ -89,6 +89,8 @@ void Worker::grant(std::int64_t credits) noexcept {
 }
 
 bool Worker::decide_defer() {
+  const bool asked = work_wanted.load(std::memory_order_relaxed);
+  if (asked) work_wanted.store(false, std::memory_order_relaxed);
   switch (sched_.options().policy) {
     case SpawnPolicy::help_first: return true;
     case SpawnPolicy::work_first: grant(kWorkFirstCredits); return false;
@@ -97,7 +99,7 @@ bool Worker::decide_defer() {
       // terminates, so a worker's queue is occupied by the tasks it holds
       // queued *and* those running on its stack.
       if (static_cast<std::int64_t>(deque_.size()) + depth_ < bound_ &&
-          (!demand_ || deque_.private_size() == 0 || deque_.wanted()))
+          (!demand_ || asked || deque_.private_size() == 0 || deque_.wanted()))
         return true;
       grant(kBoundedCredits);
       return false;
@@ -129,10 +131,16 @@ void Worker::close_inline_frame() noexcept {
 }
 
 void Worker::flush_fence(Frame& f) {
-  f.fence->flush([this](const std::byte* slot) { push_copy(slot); });
+  f.fence->flush([this](const std::byte* slot) { push_copy(slot); },
+                 [this](DependentTask* dependent) {
+                   if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                     push_copy(dependent->slot.get());
+                     delete dependent;
+                   }
+                 });
 }
 
-void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot) {
+void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held) {
   Frame& f = join == detail::Join::joined ? joined_frame() : current;
   FinishScope* target = join == detail::Join::joined ? f.join_target() : f.ief;
   TaskHeader* h = task::header(slot);
@@ -140,8 +148,8 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot) {
   h->ief = GlobalRef::local(0, f.ief);
   enroll(target);
   ++deferred_;
-  if (join == detail::Join::joined && f.fence && f.fence->must_hold()) {
-    f.fence->hold(slot, task::used_bytes(slot));  // the deque slot is left uncommitted
+  if (held || (join == detail::Join::joined && f.fence && f.fence->must_hold())) {
+    f.fence->hold(slot, task::used_bytes(slot));  // the deque slot (if any) is left uncommitted
     return;
   }
   deque_.end_push();
@@ -154,7 +162,15 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   check_task(fn, in_size);
   Frame& f = current_frame();
   if (f.fenced) flush_fence(f);
-  std::byte* slot = decide_defer() ? deque_.begin_push() : nullptr;
+  // A joined child that a fence holds back is held, never run inline (it
+  // would start before the generations spawned before the fence completed).
+  const bool held = join == detail::Join::joined && f.level == level && f.fence && f.fence->must_hold();
+  std::byte* slot = held || decide_defer() ? deque_.begin_push() : nullptr;
+  std::vector<std::byte> overflow;  // a held task needs no deque slot: when the deque is full, build it here
+  if (slot == nullptr && held) {
+    overflow.resize(sched_.stride());
+    slot = overflow.data();
+  }
   if (slot == nullptr) {
     const detail::TaskInvoke invoke = sched_.registry()[fn].invoke;
     run_inline([&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
@@ -167,7 +183,7 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   h->out = GlobalRef::local(0, out);
   h->sync = GlobalRef();
   std::memcpy(task::payload(slot), in, in_size);
-  end_queue(f, join, slot);
+  end_queue(f, join, slot, held);  // held stays held even if the fence opened meanwhile: flushed at the next step
 }
 
 void Worker::spawn_closure(const detail::ClosureOps& ops, void* object) {
@@ -225,7 +241,9 @@ detail::SyncNode* Worker::spawn_with_handle(std::uint32_t fn, const void* in, st
   dependent->remaining.store(static_cast<std::uint32_t>(n_after + 1), std::memory_order_relaxed);
   for (std::size_t i = 0; i < n_after; ++i)
     if (!after[i]->add_waiter(dependent)) dependent->remaining.fetch_sub(1, std::memory_order_relaxed);
-  if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+  if (f.fence && f.fence->must_hold()) {
+    f.fence->hold(dependent);  // the fence owns this call's count now
+  } else if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
     push_copy(slot);
     delete dependent;
   }
@@ -237,7 +255,9 @@ void Worker::push_copy(const std::byte* slot) {
   std::byte* dst = deque_.begin_push();
   const std::size_t bytes = task::used_bytes(slot);
   if (dst == nullptr) {  // deque at its maximum: run the task now
-    std::vector<std::byte> copy(slot, slot + sched_.stride());
+    // Only `bytes` are valid at `slot` (a fence holds just the used bytes).
+    std::vector<std::byte> copy(sched_.stride());
+    std::memcpy(copy.data(), slot, bytes);
     execute(copy.data());
     return;
   }
@@ -298,11 +318,25 @@ void Worker::execute(std::byte* slot) {
   complete(h.completion.local<FinishScope>());
 }
 
+void Worker::run_overflow() {
+  // Tasks stolen while this worker's deque was at its maximum: run them now.
+  const std::size_t stride = sched_.stride();
+  while (!overflow_.empty()) {
+    std::vector<std::byte> slot(overflow_.end() - static_cast<std::ptrdiff_t>(stride), overflow_.end());
+    overflow_.resize(overflow_.size() - stride);
+    execute(slot.data());
+  }
+}
+
 std::uint32_t Worker::try_steal() {
   const int victim = victims_.next(rng_);
   ++stats_.steal_attempts;
-  const std::uint32_t taken = sched_.worker(victim).deque_.steal_into(deque_, chunk_);
+  Worker& target = sched_.worker(victim);
+  const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
   if (taken == 0) {
+    // Ask the victim to queue work: its inline fast path sees this flag.
+    if (!target.work_wanted.load(std::memory_order_relaxed))
+      target.work_wanted.store(true, std::memory_order_relaxed);
     ++stats_.failed_steals;
     return 0;
   }
@@ -332,6 +366,7 @@ void Worker::help_until(Done&& done) {
     if (searching_since == 0) searching_since = attempt_start;
     if (may_steal && try_steal() > 0) {
       const std::int64_t stolen_at = platform::now_ns();
+      run_overflow();
       steal_ns_ += stolen_at - attempt_start;
       search_ns_ += attempt_start - searching_since;
       searching_since = 0;
@@ -372,6 +407,14 @@ void Worker::wait_frame(Frame& f) {
 void Worker::wait_current() {
   Frame& f = current_frame();
   if (f.level == level) wait_frame(f);  // else the task queued no joined child
+  leave_region();
+}
+
+void Worker::wait_root() {
+  help_until([this] {
+    if (root_frame_.fence) flush_fence(root_frame_);
+    return root_empty();
+  });
   leave_region();
 }
 
@@ -421,7 +464,9 @@ bool Worker::execute_one() {
 std::uint32_t Worker::steal_once() {
   if (sched_.size() == 1) return 0;
   if (at_top_level()) enter_region();
-  return try_steal();
+  const std::uint32_t taken = try_steal();
+  run_overflow();
+  return taken;
 }
 
 bool Worker::root_empty() noexcept {
@@ -434,9 +479,17 @@ bool Worker::root_empty() noexcept {
 // ---------------------------------------------------------------- worker threads
 
 void Worker::park() {
-  parked_.store(true, std::memory_order_release);  // pairs with Scheduler::quiesce's acquire
-  sched_.wait_for_activity();
-  parked_.store(false, std::memory_order_relaxed);
+  for (;;) {
+    // seq_cst: pairs with Scheduler::quiesce (see scheduler.hpp); as a
+    // release it also publishes this worker's statistics.
+    parked_.store(true, std::memory_order_seq_cst);
+    sched_.wait_for_activity();
+    // Unpark, then confirm the region is still on. A quiesce() that saw this
+    // worker parked has deactivated before, so this load sees it and the
+    // worker parks again without touching its statistics.
+    parked_.store(false, std::memory_order_seq_cst);
+    if (sched_.active_seq_cst() || sched_.stopping()) return;
+  }
 }
 
 void Worker::run_until_stopped() {

@@ -53,6 +53,7 @@ class Worker : public detail::WorkerCore {
 
   // ---- joining ----
   void wait_current();  // wait() of the running task
+  void wait_root();     // worker 0 at top level: every task of the root context, escaping ones included
   void fence_current();
   detail::FrameCore* finish_begin();
   void finish_end(detail::FrameCore* finish);
@@ -68,7 +69,7 @@ class Worker : public detail::WorkerCore {
 
   WorkerStats stats() const;
   void reset_stats() noexcept;
-  bool parked() const noexcept { return parked_.load(std::memory_order_acquire); }
+  bool parked() const noexcept { return parked_.load(std::memory_order_seq_cst); }  // see Scheduler::quiesce
 
  private:
   template <class Done>
@@ -81,13 +82,14 @@ class Worker : public detail::WorkerCore {
   void grant(std::int64_t credits) noexcept;
   std::uint64_t fast_inlined() const noexcept { return fast_inlined_ + static_cast<std::uint64_t>(granted_ + room); }
   void check_task(std::uint32_t fn, std::size_t in_size) const;
-  void end_queue(Frame& frame, detail::Join join, std::byte* slot);
+  void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false);
   void push_copy(const std::byte* slot);
   void flush_fence(Frame& frame);
   void enter_region() noexcept;
   void leave_region();
   void release_dependents(detail::SyncNode* node);
   std::uint32_t try_steal();
+  void run_overflow();
   template <class Call>
   void run_inline(Call&& call);
   Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
@@ -121,6 +123,7 @@ class Worker : public detail::WorkerCore {
   std::deque<FinishRecord> finishes_;  // open finish scopes, innermost last
   std::deque<Frame> inline_frames_;    // frames of inline tasks that queued joined children
   std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
+  std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).

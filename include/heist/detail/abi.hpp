@@ -49,6 +49,10 @@ struct WorkerCore {
   // whose spawn policy decides and may grant new credits. Spent credits are
   // the count of fast-path inline spawns (the worker derives it).
   std::int64_t room = 0;
+  // Set by a thief that found this worker's public queue empty; the fast
+  // path then defers to the slow path, which sees the request and queues.
+  // Relaxed: a hint; a late or lost flag only delays one task's queueing.
+  std::atomic<bool> work_wanted{false};
   // Nesting level of task bodies on this stack. A task run inline gets the
   // next level but no frame: one is made only if it queues a joined child
   // (frame->level == level then), so inline calls cost two increments.
@@ -73,6 +77,11 @@ struct ClosureOps {
 
 std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size,
                             std::size_t out_size);
+// An async_any closure type, named by its typeid name. Closure types with
+// internal linkage in different translation units can share that name, so a
+// repeat is registered as "<name>#2", "#3", ... (in registration order,
+// which is the same in every process of the binary).
+std::uint32_t register_closure_task(const char* type_name, TaskInvoke invoke, std::size_t in_size);
 
 enum class Join : std::uint8_t {
   escaping,  // registers with the current finish scope (X10 async)

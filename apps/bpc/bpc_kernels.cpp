@@ -1,0 +1,102 @@
+// bpc: producer and consumer tasks (seed 001 §5.2.1), sequential and on
+// heist with registered escaping asyncs. Public heist API only.
+#include <chrono>
+#include <vector>
+
+#include <heist/heist.hpp>
+
+#include "bpc/bpc.hpp"
+
+namespace heist::apps::bpc {
+
+void busy_wait_ns(std::uint32_t ns) {
+  if (ns == 0) return;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+BpcCounts bpc_sequential(const BpcParams& p) {
+  BpcCounts counts;
+  for (std::uint32_t level = 0; level < p.depth; ++level) {
+    busy_wait_ns(p.producer_ns);
+    ++counts.producers;
+    for (std::uint32_t c = 0; c < p.consumers; ++c) {
+      busy_wait_ns(p.consumer_ns);
+      ++counts.consumers;
+    }
+  }
+  return counts;
+}
+
+namespace {
+
+// Tasks executed, per worker (each worker writes only its own line; finish
+// orders the writes before the sum).
+struct alignas(64) Tally {
+  BpcCounts counts;
+};
+std::vector<Tally> g_tallies;
+
+BpcCounts& my_counts() { return g_tallies[static_cast<std::size_t>(heist::worker_id())].counts; }
+
+// A task carries all it needs, so it may run in any process.
+struct ProducerIn {
+  BpcParams params;
+  std::uint32_t level;
+};
+
+void consumer(const std::uint32_t& ns) {
+  busy_wait_ns(ns);
+  ++my_counts().consumers;
+}
+const auto consumer_task = heist::register_task<consumer>("apps.bpc.consumer");
+
+// A producer the runtime runs inline (work-first) inside another producer
+// would nest one stack frame per level; it is parked here instead and run
+// by the enclosing producer's loop once that producer's spawns are done
+// (a trampoline), so the stack depth does not grow with --depth.
+thread_local bool t_in_producer = false;
+thread_local bool t_parked = false;
+thread_local ProducerIn t_parked_in;
+
+void producer(const ProducerIn& in);
+const auto producer_task = heist::register_task<producer>("apps.bpc.producer");
+
+void producer(const ProducerIn& in) {
+  if (t_in_producer) {
+    t_parked_in = in;
+    t_parked = true;
+    return;
+  }
+  struct InProducer {
+    InProducer() { t_in_producer = true; }
+    ~InProducer() { t_in_producer = false; }
+  } guard;
+  ProducerIn current = in;
+  for (;;) {
+    busy_wait_ns(current.params.producer_ns);
+    ++my_counts().producers;
+    // Bouncing: the next producer first, so it is the oldest task here.
+    if (current.level + 1 < current.params.depth) heist::async(producer_task, ProducerIn{current.params, current.level + 1});
+    for (std::uint32_t c = 0; c < current.params.consumers; ++c) heist::async(consumer_task, current.params.consumer_ns);
+    if (!t_parked) break;
+    t_parked = false;
+    current = t_parked_in;
+  }
+}
+
+}  // namespace
+
+BpcCounts bpc_heist(const BpcParams& params) {
+  g_tallies.assign(static_cast<std::size_t>(heist::num_workers()), Tally{});
+  if (params.depth > 0) heist::finish([&] { heist::async(producer_task, ProducerIn{params, 0}); });
+  BpcCounts total;
+  for (const Tally& t : g_tallies) {
+    total.producers += t.counts.producers;
+    total.consumers += t.counts.consumers;
+  }
+  return total;
+}
+
+}  // namespace heist::apps::bpc

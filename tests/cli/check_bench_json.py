@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Runs a command that prints a heist bench JSON report and checks the CLI
+contract: the last stdout line is one JSON object with the documented fields,
+the result is verified, and (for heist runs) the statistics add up.
+
+  check_bench_json.py [--expect-result N] [--expect-workers W] -- CMD...
+"""
+import json
+import subprocess
+import sys
+
+REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "result", "verified"]
+STATS = ["tasks_created", "tasks_executed", "tasks_inlined", "steals", "steal_attempts", "failed_steals"]
+PER_WORKER = ["time_work_s", "time_search_s", "time_steal_s"]
+
+
+def fail(msg):
+    sys.exit(f"check_bench_json: {msg}")
+
+
+def main():
+    args = sys.argv[1:]
+    split = args.index("--")
+    opts, cmd = args[:split], args[split + 1:]
+    expect = dict(zip(opts[::2], opts[1::2]))
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"exit {out.returncode}: {out.stderr}")
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    for key in REQUIRED:
+        if key not in report:
+            fail(f"missing field {key}")
+    if report["verified"] is not True:
+        fail("result not verified")
+    if len(report["times_s"]) < 1 or report["time_s"] not in report["times_s"]:
+        fail("time_s is not one of times_s")
+    if "--expect-result" in expect and report["result"] != int(expect["--expect-result"]):
+        fail(f"result {report['result']} != {expect['--expect-result']}")
+    if "--expect-workers" in expect and report["workers"] != int(expect["--expect-workers"]):
+        fail(f"workers {report['workers']} != {expect['--expect-workers']}")
+    if report.get("impl") == "heist":
+        stats = report["stats"]
+        for key in STATS:
+            if key not in stats:
+                fail(f"missing stats.{key}")
+        if stats["tasks_created"] != stats["tasks_executed"]:
+            fail("tasks_created != tasks_executed")
+        if stats["steal_attempts"] != stats["steals"] + stats["failed_steals"]:
+            fail("steal_attempts != steals + failed_steals")
+        if len(stats["workers"]) != report["workers"]:
+            fail("one stats.workers entry per worker expected")
+        for w in stats["workers"]:
+            for key in PER_WORKER:
+                if key not in w:
+                    fail(f"missing stats.workers[].{key}")
+        if "--expect-tasks" in expect and stats["tasks_created"] != int(expect["--expect-tasks"]):
+            fail(f"tasks_created {stats['tasks_created']} != {expect['--expect-tasks']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+// Helpers shared by the heist tests: problem-size scaling for sanitizer
+// builds, the (workers, policy) parameter grid, and a thread with a large
+// stack for tests whose inline recursion is deep.
+//
+// HEIST_TEST_SCALE (compile definition, set by tests/CMakeLists.txt: 1 in
+// plain builds, larger under ASan/TSan) divides the problem sizes; the
+// environment variable of the same name overrides it at run time.
+#pragma once
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "heist/options.hpp"
+
+#ifndef HEIST_TEST_SCALE
+#define HEIST_TEST_SCALE 1
+#endif
+
+namespace heist_test {
+
+inline std::size_t scale_divisor() {
+  if (const char* env = std::getenv("HEIST_TEST_SCALE"); env != nullptr && *env != '\0') {
+    const long v = std::strtol(env, nullptr, 10);
+    if (v >= 1) return static_cast<std::size_t>(v);
+  }
+  return HEIST_TEST_SCALE;
+}
+
+// n divided by the scale divisor, never below `at_least`.
+inline std::size_t scaled(std::size_t n, std::size_t at_least = 1) {
+  return std::max(at_least, n / scale_divisor());
+}
+
+inline heist::Options options(int workers, heist::SpawnPolicy policy) {
+  heist::Options o;
+  o.workers = workers;
+  o.policy = policy;
+  return o;
+}
+
+inline constexpr heist::SpawnPolicy kAllPolicies[] = {
+    heist::SpawnPolicy::help_first, heist::SpawnPolicy::work_first, heist::SpawnPolicy::bounded,
+    heist::SpawnPolicy::slaw};
+
+using WorkersPolicy = std::tuple<int, heist::SpawnPolicy>;
+
+// gtest parameter name, e.g. "w2_help_first".
+inline std::string param_name(int workers, heist::SpawnPolicy policy) {
+  std::string name = "w";
+  name.append(std::to_string(workers)).append("_").append(heist::to_string(policy));
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+// Runs f on a fresh thread with a `stack_bytes` stack and rethrows what it
+// threw. The runtime's worker 0 is the thread that creates the Runtime, so
+// a test that recurses deeply inline creates its Runtime inside f.
+inline void run_on_big_stack(std::size_t stack_bytes, const std::function<void()>& f) {
+  struct Call {
+    const std::function<void()>* f;
+    std::exception_ptr error;
+  } call{&f, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  if (pthread_attr_setstacksize(&attr, stack_bytes) != 0) throw std::runtime_error("pthread_attr_setstacksize");
+  pthread_t thread;
+  const int rc = pthread_create(
+      &thread, &attr,
+      [](void* p) -> void* {
+        auto* c = static_cast<Call*>(p);
+        try {
+          (*c->f)();
+        } catch (...) {
+          c->error = std::current_exception();
+        }
+        return nullptr;
+      },
+      &call);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) throw std::runtime_error("pthread_create failed");
+  pthread_join(thread, nullptr);
+  if (call.error) std::rethrow_exception(call.error);
+}
+
+}  // namespace heist_test
