@@ -26,6 +26,9 @@ namespace {
 // queue again (bounded), and a budget that never runs out (work-first).
 constexpr std::int64_t kBoundedCredits = 64;
 constexpr std::int64_t kWorkFirstCredits = std::int64_t{1} << 40;
+// Spawns queued after a thief asks for work (bounded with queue_demand):
+// one for the asker, the rest so the next request finds work at once.
+constexpr int kAskedTasks = 4;
 // Closure payload: the ClosureOps pointer, then the object 16-aligned.
 constexpr std::size_t kClosureObject = 16;
 
@@ -89,8 +92,12 @@ void Worker::grant(std::int64_t credits) noexcept {
 }
 
 bool Worker::decide_defer() {
-  const bool asked = work_wanted.load(std::memory_order_relaxed);
-  if (asked) work_wanted.store(false, std::memory_order_relaxed);
+  if (work_wanted.load(std::memory_order_relaxed)) {
+    work_wanted.store(false, std::memory_order_relaxed);
+    asked_ = kAskedTasks;  // a thief asked: queue the next few spawns
+  }
+  const bool asked = asked_ > 0;
+  if (asked) --asked_;
   switch (sched_.options().policy) {
     case SpawnPolicy::help_first: return true;
     case SpawnPolicy::work_first: grant(kWorkFirstCredits); return false;
@@ -98,9 +105,15 @@ bool Worker::decide_defer() {
       // HotSLAW's task slot holds a task's input and output until the task
       // terminates, so a worker's queue is occupied by the tasks it holds
       // queued *and* those running on its stack.
-      if (static_cast<std::int64_t>(deque_.size()) + depth_ < bound_ &&
-          (!demand_ || asked || deque_.private_size() == 0 || deque_.wanted()))
-        return true;
+      if (static_cast<std::int64_t>(deque_.size()) + depth_ < bound_) {
+        if (!demand_) return true;
+        // Lazy task creation: queue only what a thief can use — when a thief
+        // asked, or when nothing is public — and publish it at once.
+        if (asked || deque_.public_size() == 0) {
+          publish_next_ = true;
+          return true;
+        }
+      }
       grant(kBoundedCredits);
       return false;
     case SpawnPolicy::slaw: return decider_.defer(deque_.size(), static_cast<unsigned>(level));
@@ -153,6 +166,10 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     return;
   }
   deque_.end_push();
+  if (publish_next_) {
+    publish_next_ = false;
+    deque_.release();
+  }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
   if (at_top_level()) enter_region();
 }
@@ -333,10 +350,12 @@ std::uint32_t Worker::try_steal() {
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
   const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
+  // Nothing public left (we failed, or took the last): ask the victim to
+  // queue more; its inline fast path sees the flag at its next spawn, so
+  // work is ready by the time a thief comes back.
+  if (target.deque_.public_size() == 0 && !target.work_wanted.load(std::memory_order_relaxed))
+    target.work_wanted.store(true, std::memory_order_relaxed);
   if (taken == 0) {
-    // Ask the victim to queue work: its inline fast path sees this flag.
-    if (!target.work_wanted.load(std::memory_order_relaxed))
-      target.work_wanted.store(true, std::memory_order_relaxed);
     ++stats_.failed_steals;
     return 0;
   }

@@ -115,6 +115,8 @@ class Worker : public detail::WorkerCore {
   std::size_t input_capacity_;
   std::int64_t bound_;
   bool demand_;
+  int asked_ = 0;
+  bool publish_next_ = false;  // the task being queued is for thieves: release it at once  // spawns still to queue because a thief asked (bounded, queue_demand)
   int max_help_depth_;
   int help_depth_ = 0;   // nested help loops on this stack
   int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)
