@@ -16,8 +16,9 @@ enum class SpawnPolicy {
   help_first,  // always queue the child; the parent continues
   work_first,  // always run the child inline inside spawn (HotSLAW's library meaning)
   bounded,     // help-first until the worker holds queue_bound tasks, then inline; with
-               // queue_demand (default) a task is queued only while the worker's private
-               // queue is empty or a thief has asked for work (lazy task creation)
+               // queue_demand (default) a task is queued only when nothing of the worker
+               // is public or a thief has asked for work, and published at once (lazy
+               // task creation)
   slaw,        // SLAW's adaptive switch: F queued tasks -> inline, S inline frames -> queue, every INT spawns
 };
 

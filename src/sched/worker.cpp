@@ -22,13 +22,6 @@ using task::GlobalRef;
 using task::TaskHeader;
 
 namespace {
-// Inline spawns the fast path may take before the slow path looks at the
-// queue again (bounded), and a budget that never runs out (work-first).
-constexpr std::int64_t kBoundedCredits = 64;
-constexpr std::int64_t kWorkFirstCredits = std::int64_t{1} << 40;
-// Spawns queued after a thief asks for work (bounded with queue_demand):
-// one for the asker, the rest so the next request finds work at once.
-constexpr int kAskedTasks = 4;
 // Closure payload: the ClosureOps pointer, then the object 16-aligned.
 constexpr std::size_t kClosureObject = 16;
 
@@ -47,8 +40,6 @@ Worker::Worker(Scheduler& scheduler, int id, int workers)
       decider_(scheduler.options()),
       rng_(scheduler.options().seed + static_cast<std::uint64_t>(id)),
       input_capacity_(scheduler.options().task_input_bytes),
-      bound_(scheduler.options().queue_bound),
-      demand_(scheduler.options().queue_demand),
       max_help_depth_(scheduler.options().max_help_depth),
       root_frame_(id, nullptr, &root_scope_, 0) {
   root_scope_.owner = id;
@@ -92,31 +83,19 @@ void Worker::grant(std::int64_t credits) noexcept {
 }
 
 bool Worker::decide_defer() {
+  policy::SpawnFacts facts;
+  facts.queued = deque_.size();
+  facts.held = facts.queued + static_cast<std::size_t>(depth_);
+  facts.public_tasks = deque_.public_size();
+  facts.inline_frames = static_cast<unsigned>(level);
   if (work_wanted.load(std::memory_order_relaxed)) {
     work_wanted.store(false, std::memory_order_relaxed);
-    asked_ = kAskedTasks;  // a thief asked: queue the next few spawns
+    facts.thief_asked = true;
   }
-  const bool asked = asked_ > 0;
-  if (asked) --asked_;
-  switch (sched_.options().policy) {
-    case SpawnPolicy::help_first: return true;
-    case SpawnPolicy::work_first: grant(kWorkFirstCredits); return false;
-    case SpawnPolicy::bounded:
-      // HotSLAW's task slot holds a task's input and output until the task
-      // terminates, so a worker's queue is occupied by the tasks it holds
-      // queued *and* those running on its stack.
-      if (static_cast<std::int64_t>(deque_.size()) + depth_ < bound_) {
-        if (!demand_) return true;
-        // Lazy task creation: queue only what a thief can use — when a thief
-        // asked, or when nothing is public — and publish it at once.
-        if (asked || deque_.public_size() == 0) {
-          publish_next_ = true;
-          return true;
-        }
-      }
-      grant(kBoundedCredits);
-      return false;
-    case SpawnPolicy::slaw: return decider_.defer(deque_.size(), static_cast<unsigned>(level));
+  switch (decider_.decide(facts)) {
+    case policy::SpawnAction::queue: return true;
+    case policy::SpawnAction::queue_public: publish_next_ = true; return true;
+    case policy::SpawnAction::run_inline: grant(decider_.inline_credits()); return false;
   }
   return true;
 }
@@ -302,7 +281,7 @@ std::byte* Worker::exec_buffer(int depth) {
 
 void Worker::execute(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
-  if (room < 0 && granted_ != kWorkFirstCredits) grant(0);  // bounded: a pop freed space, re-evaluate
+  if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);  // a pop freed space: re-evaluate
   ++level;
   Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
   detail::FrameCore* const saved = this->frame;
