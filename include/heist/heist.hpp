@@ -34,6 +34,14 @@
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
 
+// The inline fast paths are a few instructions around a call of the task
+// body; forcing them inline keeps spawn as cheap as a function call.
+#if defined(__GNUC__) || defined(__clang__)
+#define HEIST_INLINE [[gnu::always_inline]] inline
+#else
+#define HEIST_INLINE inline
+#endif
+
 namespace heist {
 
 namespace sched {
@@ -113,7 +121,7 @@ void invoke_task(void* in, void* out) {
 // The inline fast path of every spawn: the calling worker, if it runs the
 // new task inline now, spending one of the inline credits its last slow-path
 // decision granted (work-first; bounded with a full queue); else nullptr.
-inline WorkerCore* take_inline() noexcept {
+HEIST_INLINE WorkerCore* take_inline() noexcept {
   WorkerCore* w = tls_worker;
   // Not in a frame that called fence(): the slow path checks whether the
   // fence holds the new task back.
@@ -128,7 +136,7 @@ inline WorkerCore* take_inline() noexcept {
 // Runs a task inline at the next nesting level; if the task queued joined
 // children (and so got a frame), waits for them before returning.
 template <class Call>
-void run_inline(WorkerCore* w, Call&& call) {
+HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
     WorkerCore* w;
     explicit Level(WorkerCore* worker) noexcept : w(worker) { ++w->level; }
@@ -161,13 +169,13 @@ Task<Body> register_task(const char* name) {
 // Spawn a registered task joined to the calling task (HotSLAW put): `*out`
 // is written when wait() (or the end of the calling task) returns.
 template <auto Body>
-void spawn(Task<Body> task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
+HEIST_INLINE void spawn(Task<Body> task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in, out); });
   detail::spawn_registered(task.id(), &in, sizeof in, out, detail::Join::joined);
 }
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
-void spawn(Task<Body> task, const typename Task<Body>::In& in) {
+HEIST_INLINE void spawn(Task<Body> task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
   detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::joined);
 }
@@ -176,7 +184,7 @@ void spawn(Task<Body> task, const typename Task<Body>::In& in) {
 // caller (escaping async). The migratable form of async.
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
-void async(Task<Body> task, const typename Task<Body>::In& in) {
+HEIST_INLINE void async(Task<Body> task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
   detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::escaping);
 }
@@ -252,7 +260,7 @@ void finish(F&& f) {
 
 // Wait for the tasks the calling task spawned with spawn(); keeps executing
 // and stealing meanwhile.
-inline void wait() {
+HEIST_INLINE void wait() {
   detail::WorkerCore* w = detail::tls_worker;
   // No frame at the caller's level: it queued no joined child. Otherwise a
   // join scope counts only its task's own spawns, so local == 0 means
