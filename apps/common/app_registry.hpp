@@ -11,4 +11,5 @@ namespace spantree { std::unique_ptr<App> make_spantree_app(); }
 namespace sor { std::unique_ptr<App> make_sor_app(); }
 namespace bpc { std::unique_ptr<App> make_bpc_app(); }
 namespace matmul { std::unique_ptr<App> make_matmul_app(); }
+namespace sparselu { std::unique_ptr<App> make_sparselu_app(); }
 }  // namespace heist::apps

@@ -11,6 +11,7 @@ const std::vector<AppEntry>& app_table() {
       {"sor", &sor::make_sor_app},
       {"bpc", &bpc::make_bpc_app},
       {"matmul", &matmul::make_matmul_app},
+      {"sparselu", &sparselu::make_sparselu_app},
   };
   return table;
 }

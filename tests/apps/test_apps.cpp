@@ -1,5 +1,7 @@
 // The benchmark apps spantree (seed 002 Fig. 3), sor (seed 002 Fig. 6),
-// bpc (seed 001 §5.2.1) and matmul (seed 004 §5) through the App interface,
+// bpc (seed 001 §5.2.1), matmul (seed 004 §5) and sparselu (BOTS, seed 000
+// Table 1; its kernels are tested in apps/sparselu/sparselu_test.cpp)
+// through the App interface,
 // as `heist bench` runs them: options parsed by CLI11, run_parallel inside a
 // heist::Runtime for 1-3 workers and the help-first, bounded and work-first
 // policies, every result verified and every task executed exactly once
@@ -40,6 +42,8 @@ const AppCase kCases[] = {
     {"sor", {"--n", "101", "--iterations", "4", "--chunks", "7"}, 4 * 2 * 7},
     {"bpc", {"--depth", "30", "--consumers", "12", "--consumer-us", "2", "--producer-us", "1"}, 30 * 13},
     {"matmul", {"--size", "32", "--tasks", "200"}, 200},
+    // 36 fwd + 36 bdiv + 146 bmod tasks (36 of them fill in a null block)
+    {"sparselu", {"--blocks", "12", "--block-size", "16"}, 36 + 36 + 146},
 };
 
 // Builds the app and parses its options the way `heist bench <app>` does.
@@ -93,7 +97,7 @@ std::string param_name(const ::testing::TestParamInfo<Param>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Apps, AppRuns,
-                         ::testing::Combine(::testing::Values(0u, 1u, 2u, 3u), ::testing::Values(1, 2, 3),
+                         ::testing::Combine(::testing::Values(0u, 1u, 2u, 3u, 4u), ::testing::Values(1, 2, 3),
                                             ::testing::Values(SpawnPolicy::help_first, SpawnPolicy::bounded,
                                                               SpawnPolicy::work_first)),
                          param_name);
@@ -117,6 +121,9 @@ TEST(Apps, ResultsAreTheExpectedCounts) {
   const RunOutput bpc = make_app("bpc", kCases[2].args)->run_parallel();
   EXPECT_EQ(bpc.result.get<std::uint64_t>(), 30u * 12u);
   EXPECT_EQ(bpc.extra["producers"].get<std::uint64_t>(), 30u);
+  const RunOutput lu = make_app("sparselu", kCases[4].args)->run_parallel();
+  EXPECT_EQ(lu.result.get<std::uint64_t>(), 84u);  // 48 blocks of BOTS's pattern + 36 fill-ins
+  EXPECT_EQ(lu.extra["max_relative_error"].get<double>(), 0.0);
 }
 
 // ---------------------------------------------------------------- failure modes
@@ -150,6 +157,8 @@ TEST(Apps, CheckRejectsBadOptions) {
   EXPECT_THROW(make_app("sor", {"--omega", "2.5"}), std::invalid_argument);
   EXPECT_THROW(make_app("bpc", {"--depth", "-1"}), std::invalid_argument);
   EXPECT_THROW(make_app("matmul", {"--size", "0"}), std::invalid_argument);
+  EXPECT_THROW(make_app("sparselu", {"--blocks", "0"}), std::invalid_argument);
+  EXPECT_THROW(make_app("sparselu", {"--block-size", "0"}), std::invalid_argument);
 }
 
 // ---------------------------------------------------------------- kernels
