@@ -4,10 +4,6 @@
 
 namespace heist::apps::fib {
 
-std::uint64_t fib_sequential(int n) {
-  return n < 2 ? static_cast<std::uint64_t>(n) : fib_sequential(n - 1) + fib_sequential(n - 2);
-}
-
 namespace {
 
 struct FibIn {

@@ -18,6 +18,14 @@ struct Board {
 
 constexpr Board empty_board(std::uint32_t n) { return Board{n, 0, 0, 0, 0}; }
 
+// Columns of an n-wide row.
+constexpr std::uint32_t full_mask(std::uint32_t n) { return n >= 32 ? ~0u : (1u << n) - 1; }
+
+// The board after placing a queen on column `bit` of the next row.
+constexpr Board place(const Board& b, std::uint32_t bit) {
+  return Board{b.n, b.row + 1, b.cols | bit, (b.diag_left | bit) << 1, (b.diag_right | bit) >> 1};
+}
+
 // Solutions below a partial placement, sequentially.
 std::uint64_t count_sequential(const Board& board);
 
