@@ -9,25 +9,19 @@
 namespace heist::peers {
 namespace {
 
-std::uint64_t fib_sequential(int n, int /*cutoff*/) { return fib_seq(n); }
+std::uint64_t fib_seq_run(int n, int /*cutoff*/) { return fib_sequential(n); }
 
-std::uint64_t nqueens_sequential(int n, int /*cutoff*/) { return nqueens_seq(n); }
-
-std::optional<std::uint64_t> fib_reference(int n) { return fib_iterative(n); }
-
-constexpr std::array<std::uint64_t, 16> nqueens_counts{
-    1, 1, 0, 0, 2, 10, 4, 40, 92, 352, 724, 2680, 14200, 73712, 365596, 2279184};
-
-std::optional<std::uint64_t> nqueens_reference(int n) {
-  if (n < 0 || static_cast<std::size_t>(n) >= nqueens_counts.size()) {
-    return std::nullopt;
-  }
-  return nqueens_counts[static_cast<std::size_t>(n)];
+std::uint64_t nqueens_seq_run(int n, int /*cutoff*/) {
+  return count_sequential(empty_board(static_cast<std::uint32_t>(n)));
 }
 
+std::optional<std::uint64_t> fib_ref(int n) { return fib_reference(n); }
+
+std::optional<std::uint64_t> nqueens_ref(int n) { return heist::apps::nqueens::reference_solutions(n); }
+
 constexpr std::array apps{
-    AppInfo{"fib", 35, 0, 92, fib_sequential, fib_reference},
-    AppInfo{"nqueens", 13, 1, nqueens_max_n, nqueens_sequential, nqueens_reference},
+    AppInfo{"fib", 35, 0, 92, fib_seq_run, fib_ref},
+    AppInfo{"nqueens", 13, 1, nqueens_max_n, nqueens_seq_run, nqueens_ref},
 };
 
 }  // namespace

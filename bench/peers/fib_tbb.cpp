@@ -7,7 +7,7 @@ namespace heist::peers {
 
 std::uint64_t fib_tbb(int n, int cutoff) {
   if (n < cutoff) {
-    return fib_seq(n);
+    return fib_sequential(n);
   }
   if (n < 2) {
     return static_cast<std::uint64_t>(n);

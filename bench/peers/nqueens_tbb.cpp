@@ -9,20 +9,20 @@
 namespace heist::peers {
 namespace {
 
-std::uint64_t solve(const Board& board, int depth, int cutoff, std::uint32_t full) {
-  if (cutoff > 0 && depth >= cutoff) {
-    return count_solutions(board, full);
+std::uint64_t solve(const Board& board, int cutoff) {
+  if (cutoff > 0 && board.row >= static_cast<std::uint32_t>(cutoff)) {
+    return count_sequential(board);
   }
-  if (board.cols == full) {
+  if (board.row == board.n) {
     return 1;
   }
   std::array<std::uint64_t, nqueens_max_n> counts{};
   std::size_t child = 0;
   tbb::task_group group;
-  for (std::uint32_t free = free_columns(board, full); free != 0; free &= free - 1) {
-    const Board next = place(board, lowest_bit(free));
-    group.run([&counts, child, next, depth, cutoff, full] {
-      counts[child] = solve(next, depth + 1, cutoff, full);
+  for (std::uint32_t free = free_columns(board); free != 0; free &= free - 1) {
+    const Board next = place(board, free & (0u - free));
+    group.run([&counts, child, next, cutoff] {
+      counts[child] = solve(next, cutoff);
     });
     ++child;
   }
@@ -32,6 +32,6 @@ std::uint64_t solve(const Board& board, int depth, int cutoff, std::uint32_t ful
 
 }  // namespace
 
-std::uint64_t nqueens_tbb(int n, int cutoff) { return solve(Board{}, 0, cutoff, full_row(n)); }
+std::uint64_t nqueens_tbb(int n, int cutoff) { return solve(empty_board(static_cast<std::uint32_t>(n)), cutoff); }
 
 }  // namespace heist::peers
