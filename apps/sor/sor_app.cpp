@@ -24,7 +24,7 @@ class SorApp final : public App {
     cmd.add_option("--chunks", chunks_, "chunk tasks per colour and iteration (P); 0: 4 x workers")
         ->capture_default_str();
     cmd.add_option("--omega", omega_, "relaxation factor")->capture_default_str();
-    cmd.add_option("--seed", seed_, "seed of the initial grid")->capture_default_str();
+    cmd.add_option("--grid-seed", seed_, "seed of the initial grid")->capture_default_str();
   }
   void check() const override {
     if (n_ < 3 || n_ > 40000) throw std::invalid_argument("sor: --n must be in [3, 40000]");
@@ -34,7 +34,7 @@ class SorApp final : public App {
     ensure_initial();
   }
   nlohmann::json params() const override {
-    return {{"n", n_}, {"iterations", iterations_}, {"chunks", chunks_}, {"omega", omega_}, {"seed", seed_}};
+    return {{"n", n_}, {"iterations", iterations_}, {"chunks", chunks_}, {"omega", omega_}, {"grid_seed", seed_}};
   }
   RunOutput run_sequential() override {
     reset();

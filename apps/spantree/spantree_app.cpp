@@ -19,7 +19,7 @@ class SpanTreeApp final : public App {
     cmd.add_option("--vertices", vertices_, "vertices of the graph")->capture_default_str();
     cmd.add_option("--degree", degree_, "random out-edges per vertex (plus a random spanning path)")
         ->capture_default_str();
-    cmd.add_option("--seed", seed_, "seed of the graph generator")->capture_default_str();
+    cmd.add_option("--graph-seed", seed_, "seed of the graph generator")->capture_default_str();
   }
   void check() const override {
     if (vertices_ < 1 || vertices_ > (std::int64_t{1} << 31))
@@ -28,7 +28,7 @@ class SpanTreeApp final : public App {
     ensure_graph();
   }
   nlohmann::json params() const override {
-    return {{"vertices", vertices_}, {"degree", degree_}, {"seed", seed_}};
+    return {{"vertices", vertices_}, {"degree", degree_}, {"graph_seed", seed_}};
   }
   RunOutput run_sequential() override {
     ensure_graph();

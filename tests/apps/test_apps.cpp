@@ -38,7 +38,7 @@ struct AppCase {
 };
 
 const AppCase kCases[] = {
-    {"spantree", {"--vertices", "20000", "--degree", "3", "--seed", "7"}, 20000},
+    {"spantree", {"--vertices", "20000", "--degree", "3", "--graph-seed", "7"}, 20000},
     {"sor", {"--n", "101", "--iterations", "4", "--chunks", "7"}, 4 * 2 * 7},
     {"bpc", {"--depth", "30", "--consumers", "12", "--consumer-us", "2", "--producer-us", "1"}, 30 * 13},
     {"matmul", {"--size", "32", "--tasks", "200"}, 200},
