@@ -32,6 +32,13 @@ std::function<int()> add_bench_command(CLI::App& root) {
   bench->add_option("--repeat", state->settings.repeat, "runs; the median is reported")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  bench->add_option_function<std::string>(
+          "--mode",
+          [state](const std::string& v) {
+            state->settings.mode = v == "pool" ? apps::RunMode::pool : apps::RunMode::root;
+          },
+          "root: one root task on rank 0; pool: every rank seeds an SPMD task pool")
+      ->check(CLI::IsMember({"root", "pool"}));
   bench->add_flag("--json", state->settings.json, "print one JSON object as the last line");
   for (const OptionSpec& spec : option_table()) {
     bench->add_option_function<std::string>(

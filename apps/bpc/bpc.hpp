@@ -12,6 +12,10 @@
 
 #include <cstdint>
 
+namespace heist {
+class Runtime;
+}
+
 namespace heist::apps::bpc {
 
 struct BpcParams {
@@ -37,5 +41,7 @@ BpcCounts bpc_sequential(const BpcParams& params);
 // async (migratable) under one finish; tasks are counted per worker. Call
 // inside a heist::Runtime; one run at a time per process.
 BpcCounts bpc_heist(const BpcParams& params);
+// Every rank (collective): the first producer starts on rank 0; the counts are summed over the ranks.
+BpcCounts bpc_heist(heist::Runtime& runtime, const BpcParams& params);
 
 }  // namespace heist::apps::bpc

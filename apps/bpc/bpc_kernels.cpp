@@ -86,17 +86,30 @@ void producer(const ProducerIn& in) {
   }
 }
 
-}  // namespace
-
-BpcCounts bpc_heist(const BpcParams& params) {
-  g_tallies.assign(static_cast<std::size_t>(heist::num_workers()), Tally{});
-  if (params.depth > 0) heist::finish([&] { heist::async(producer_task, ProducerIn{params, 0}); });
+BpcCounts sum_tallies() {
   BpcCounts total;
   for (const Tally& t : g_tallies) {
     total.producers += t.counts.producers;
     total.consumers += t.counts.consumers;
   }
   return total;
+}
+
+}  // namespace
+
+BpcCounts bpc_heist(const BpcParams& params) {
+  g_tallies.assign(static_cast<std::size_t>(heist::num_workers()), Tally{});
+  if (params.depth > 0) heist::finish([&] { heist::async(producer_task, ProducerIn{params, 0}); });
+  return sum_tallies();
+}
+
+BpcCounts bpc_heist(heist::Runtime& runtime, const BpcParams& params) {
+  g_tallies.assign(static_cast<std::size_t>(heist::num_workers()), Tally{});  // every rank counts what it runs
+  runtime.root([&] {
+    if (params.depth > 0) heist::async(producer_task, ProducerIn{params, 0});
+  });
+  const BpcCounts mine = sum_tallies();
+  return {runtime.sum_over_ranks(mine.producers), runtime.sum_over_ranks(mine.consumers)};
 }
 
 }  // namespace heist::apps::bpc

@@ -5,11 +5,16 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+namespace heist {
+class Runtime;
+}
 
 namespace heist::apps {
 
@@ -29,7 +34,17 @@ class App {
   virtual void check() const {}
   virtual nlohmann::json params() const = 0;
   virtual RunOutput run_sequential() = 0;
-  virtual RunOutput run_parallel() = 0;  // on the thread that owns the heist::Runtime
+  // Root-task mode: on the thread that owns the heist::Runtime, inside
+  // Runtime::root on rank 0 (other ranks serve steals meanwhile).
+  virtual RunOutput run_parallel() = 0;
+  // SPMD task-pool mode (`heist bench <app> --mode pool`): called on every
+  // rank; seeds tasks with Runtime::pool and combines the ranks' results
+  // (returned on rank 0). Apps without a pool version return nullopt.
+  virtual std::optional<RunOutput> run_pool(heist::Runtime&) { return std::nullopt; }
+  // Root-task mode on every rank (collective). The default runs
+  // run_parallel() on rank 0 inside Runtime::root; apps whose tasks use
+  // per-process state set it up on every rank and combine it afterwards.
+  virtual RunOutput run_root(heist::Runtime& runtime);
   // Whether `out` is correct (against a reference table or the sequential version).
   virtual bool verify(const RunOutput& out) = 0;
 };

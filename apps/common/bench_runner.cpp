@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <stdexcept>
+#include <string>
 #include <ostream>
 
 #include <heist/heist.hpp>
@@ -39,9 +43,9 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
   char line[256];
   out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  params "
       << report["params"].dump() << "\n";
-  std::snprintf(line, sizeof line, "result %s  verified %s  workers %d  median %.6f s over %zu run(s)\n",
+  std::snprintf(line, sizeof line, "result %s  verified %s  ranks %d  workers %d  median %.6f s over %zu run(s)\n",
                 report["result"].dump().c_str(), report["verified"].get<bool>() ? "yes" : "NO",
-                report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
+                report["ranks"].get<int>(), report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
   out << line;
   if (!report.contains("stats")) return;
   const nlohmann::json& s = report["stats"];
@@ -51,33 +55,75 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
                 s["tasks_inlined"].get<unsigned long long>(), s["tasks_stolen"].get<unsigned long long>(),
                 s["steals"].get<unsigned long long>(), s["steal_attempts"].get<unsigned long long>());
   out << line;
+  if (report["ranks"].get<int>() > 1) {
+    const nlohmann::json& rma = s["rma"];
+    std::snprintf(line, sizeof line,
+                  "between ranks: steals %llu/%llu attempts, tasks %llu, completions %llu; RMA atomics %llu gets %llu "
+                  "puts %llu flushes %llu bytes %llu\n",
+                  s["remote_steals"].get<unsigned long long>(), s["remote_steal_attempts"].get<unsigned long long>(),
+                  s["remote_tasks_stolen"].get<unsigned long long>(), s["completions_sent"].get<unsigned long long>(),
+                  rma["atomics"].get<unsigned long long>(), rma["gets"].get<unsigned long long>(),
+                  rma["puts"].get<unsigned long long>(), rma["flushes"].get<unsigned long long>(),
+                  rma["bytes"].get<unsigned long long>());
+    out << line;
+  }
   // Per-worker time breakdown, after seed 004's per-rank figure.
-  out << "worker      work_s    search_s     steal_s   executed     stolen\n";
+  out << "rank worker      work_s    search_s     steal_s   executed     stolen  r-stolen\n";
   int id = 0;
+  int last_rank = -1;
   for (const nlohmann::json& w : s["workers"]) {
-    std::snprintf(line, sizeof line, "%6d  %10.4f  %10.4f  %10.4f  %9llu  %9llu\n", id++, w["time_work_s"].get<double>(),
-                  w["time_search_s"].get<double>(), w["time_steal_s"].get<double>(),
-                  w["tasks_executed"].get<unsigned long long>(), w["tasks_stolen"].get<unsigned long long>());
+    const int rank = w["rank"].get<int>();
+    if (rank != last_rank) id = 0;
+    last_rank = rank;
+    std::snprintf(line, sizeof line, "%4d %6d  %10.4f  %10.4f  %10.4f  %9llu  %9llu %9llu\n", rank, id++,
+                  w["time_work_s"].get<double>(), w["time_search_s"].get<double>(), w["time_steal_s"].get<double>(),
+                  w["tasks_executed"].get<unsigned long long>(), w["tasks_stolen"].get<unsigned long long>(),
+                  w["remote_tasks_stolen"].get<unsigned long long>());
     out << line;
   }
 }
 
 }  // namespace
 
+RunOutput App::run_root(heist::Runtime& runtime) {
+  RunOutput output;
+  runtime.root([&] { output = run_parallel(); });
+  return output;
+}
+
 int run_bench(App& app, const BenchSettings& settings, const Options& runtime_options, std::ostream& out) {
   std::vector<Timed> runs;
   std::vector<RunStats> stats;
   int workers = 1;
+  int ranks = 1;
   if (settings.sequential) {
+    // Under mpirun only rank 0 runs the sequential version.
+    if (std::getenv("OMPI_COMM_WORLD_RANK") != nullptr && std::string(std::getenv("OMPI_COMM_WORLD_RANK")) != "0")
+      return 0;
+    if (std::getenv("PMI_RANK") != nullptr && std::string(std::getenv("PMI_RANK")) != "0") return 0;
     for (int r = 0; r < settings.repeat; ++r) runs.push_back(timed(app, [&] { return app.run_sequential(); }));
   } else {
     Runtime runtime(runtime_options);
     workers = runtime.workers();
+    ranks = runtime.ranks();
+    const bool lead = runtime.rank() == 0;
     for (int r = 0; r < settings.repeat; ++r) {
       runtime.reset_stats();
-      runs.push_back(timed(app, [&] { return app.run_parallel(); }));
-      stats.push_back(runtime.stats());
+      const auto start = std::chrono::steady_clock::now();
+      RunOutput output;
+      if (settings.mode == RunMode::pool) {
+        std::optional<RunOutput> pooled = app.run_pool(runtime);
+        if (!pooled) throw std::invalid_argument(app.name() + ": no task-pool mode (--mode pool); use --mode root");
+        output = std::move(*pooled);
+      } else {
+        output = app.run_root(runtime);
+      }
+      const auto stop = std::chrono::steady_clock::now();
+      const bool ok = !lead || app.verify(output);
+      runs.push_back({std::chrono::duration<double>(stop - start).count(), std::move(output), ok});
+      stats.push_back(runtime.stats());  // collective with several ranks
     }
+    if (!lead) return 0;
   }
   const std::size_t mid = median_index(runs);
   nlohmann::json report;
@@ -88,9 +134,14 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
     params["policy"] = to_string(runtime_options.policy);
     params["queue_bound"] = runtime_options.queue_bound;
     params["chunk"] = to_string(runtime_options.chunk);
+    params["mode"] = settings.mode == RunMode::pool ? "pool" : "root";
+    if (ranks > 1) {
+      params["protocol"] = to_string(runtime_options.protocol);
+      params["remote_chunk"] = to_string(runtime_options.remote_chunk);
+    }
   }
   report["params"] = params;
-  report["ranks"] = 1;
+  report["ranks"] = ranks;
   report["workers"] = workers;
   report["time_s"] = runs[mid].seconds;
   nlohmann::json times = nlohmann::json::array();

@@ -11,13 +11,18 @@
 
 namespace heist::apps {
 
+enum class RunMode { root, pool };
+
 struct BenchSettings {
   int repeat = 1;
   bool sequential = false;  // run the sequential version
   bool json = false;
+  RunMode mode = RunMode::root;  // root task on rank 0, or an SPMD task pool
 };
 
-// Returns the process exit code: 0 verified, 1 a result was wrong.
+// Under mpirun every rank calls it (the runtime's regions are collective);
+// rank 0 verifies and prints. Returns the process exit code: 0 verified, 1 a
+// result was wrong (rank 0; other ranks return 0).
 int run_bench(App& app, const BenchSettings& settings, const Options& runtime_options, std::ostream& out);
 
 }  // namespace heist::apps

@@ -62,27 +62,22 @@ void matmul_sequential(int size, std::uint32_t tasks, std::vector<double>& check
 
 namespace {
 
-// The run in progress (like uts's g_params): the output array every task
-// writes its own entry of.
-double* g_checksums = nullptr;
-
 struct MatmulIn {
   std::uint32_t index;
   std::int32_t size;
 };
 
-void matmul_body(const MatmulIn& in) { g_checksums[in.index] = task_checksum(in.index, in.size); }
+// The checksum is the task's output: it lands in the spawner's array in
+// whichever process the task ran.
+void matmul_body(const MatmulIn& in, double* checksum) { *checksum = task_checksum(in.index, in.size); }
 const auto matmul_task = heist::register_task<matmul_body>("apps.matmul.task");
 
 }  // namespace
 
 void matmul_heist(int size, std::uint32_t tasks, std::vector<double>& checksums) {
   checksums.assign(tasks, 0.0);
-  g_checksums = checksums.data();
-  heist::finish([&] {
-    for (std::uint32_t i = 0; i < tasks; ++i) heist::async(matmul_task, MatmulIn{i, size});
-  });
-  g_checksums = nullptr;
+  for (std::uint32_t i = 0; i < tasks; ++i) heist::spawn(matmul_task, MatmulIn{i, size}, &checksums[i]);
+  heist::wait();
 }
 
 }  // namespace heist::apps::matmul

@@ -62,7 +62,7 @@ thread_local bool t_running = false;
 thread_local std::vector<std::uint32_t> t_inlined;
 
 void visit(const std::uint32_t& v);
-const auto visit_task = heist::register_task<visit>("apps.spantree.vertex");
+const auto visit_task = heist::register_task<visit>("apps.spantree.vertex", heist::Migration::process);
 
 void visit(const std::uint32_t& v) {
   if (t_running) {

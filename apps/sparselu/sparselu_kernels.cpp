@@ -179,9 +179,9 @@ void bmod_body(const BmodIn& in) {
   bmod(g_b, in.row, in.col, inner.get());
 }
 
-const auto fwd_task = heist::register_task<fwd_body>("apps.sparselu.fwd");
-const auto bdiv_task = heist::register_task<bdiv_body>("apps.sparselu.bdiv");
-const auto bmod_task = heist::register_task<bmod_body>("apps.sparselu.bmod");
+const auto fwd_task = heist::register_task<fwd_body>("apps.sparselu.fwd", heist::Migration::process);
+const auto bdiv_task = heist::register_task<bdiv_body>("apps.sparselu.bdiv", heist::Migration::process);
+const auto bmod_task = heist::register_task<bmod_body>("apps.sparselu.bmod", heist::Migration::process);
 
 }  // namespace
 

@@ -31,6 +31,11 @@ class UtsApp final : public App {
     resolve();
     return output(uts_count_heist(params_));
   }
+  RunOutput run_root(heist::Runtime& runtime) override {
+    resolve();
+    return output(uts_count_heist(runtime, params_));
+  }
+  std::optional<RunOutput> run_pool(heist::Runtime& runtime) override { return run_root(runtime); }
   bool verify(const RunOutput& out) override {
     const UtsCounts got{out.result.get<std::uint64_t>(), out.extra["leaves"].get<std::uint64_t>(),
                         out.extra["depth"].get<std::int64_t>()};

@@ -54,17 +54,15 @@ void visit(const UtsNode& node) {
   for (int i = 0; i < children; ++i) heist::async(uts_task, heist::uts::make_child(*g_params, node, i));
 }
 
-}  // namespace
-
-UtsCounts uts_count_heist(const UtsParams& params) {
+void begin_traversal(const UtsParams& params) {
   g_params = &params;
   g_generation.fetch_add(1, std::memory_order_relaxed);
-  {
-    std::lock_guard lock(g_tallies_mutex);
-    g_tallies.clear();
-  }
-  heist::finish([&] { heist::async(uts_task, heist::uts::make_root(params)); });
-  // finish has returned: every task (and its tally update) happened before.
+  std::lock_guard lock(g_tallies_mutex);
+  g_tallies.clear();
+}
+
+// This process's share of the counts; call after the traversal's finish.
+UtsCounts collect_tallies() {
   UtsCounts total{};
   std::lock_guard lock(g_tallies_mutex);
   for (const Tally* t : g_tallies) {
@@ -72,6 +70,25 @@ UtsCounts uts_count_heist(const UtsParams& params) {
     total.leaves += t->counts.leaves;
     total.max_depth = std::max(total.max_depth, t->counts.max_depth);
   }
+  return total;
+}
+
+}  // namespace
+
+UtsCounts uts_count_heist(const UtsParams& params) {
+  begin_traversal(params);
+  heist::finish([&] { heist::async(uts_task, heist::uts::make_root(params)); });
+  return collect_tallies();  // finish has returned: every task (and its tally update) happened before
+}
+
+UtsCounts uts_count_heist(heist::Runtime& runtime, const UtsParams& params) {
+  begin_traversal(params);  // every rank: tasks that arrive read the parameters here
+  runtime.root([&] { heist::async(uts_task, heist::uts::make_root(params)); });
+  const UtsCounts mine = collect_tallies();
+  UtsCounts total{};
+  total.nodes = runtime.sum_over_ranks(mine.nodes);
+  total.leaves = runtime.sum_over_ranks(mine.leaves);
+  total.max_depth = static_cast<std::int64_t>(runtime.max_over_ranks(static_cast<std::uint64_t>(mine.max_depth)));
   return total;
 }
 

@@ -6,10 +6,17 @@
 #include "uts/uts_params.hpp"
 #include "uts/uts_seq.hpp"
 
+namespace heist {
+class Runtime;
+}
+
 namespace heist::apps::uts {
 
 // Counts the tree's nodes, leaves and depth in parallel. Call inside a
 // heist::Runtime; not reentrant (one traversal at a time per process).
 heist::uts::UtsCounts uts_count_heist(const heist::uts::UtsParams& params);
+// Every rank (collective): the root task starts on rank 0, the counts are
+// summed over the ranks.
+heist::uts::UtsCounts uts_count_heist(heist::Runtime& runtime, const heist::uts::UtsParams& params);
 
 }  // namespace heist::apps::uts

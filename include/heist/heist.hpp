@@ -47,6 +47,9 @@ namespace heist {
 namespace sched {
 class Scheduler;
 }
+namespace dist {
+class Distributor;
+}
 
 // The runtime of this process. One at a time; the creating thread becomes
 // worker 0 and runs tasks while it waits.
@@ -58,12 +61,44 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   const Options& options() const noexcept;
-  int workers() const noexcept;
-  RunStats stats() const;  // call between parallel regions
-  void reset_stats();      // call between parallel regions
+  int workers() const noexcept;  // in this process
+  int rank() const noexcept;     // this process's MPI rank (0 without MPI)
+  int ranks() const noexcept;    // processes in the job (1 without MPI)
+  // Call between parallel regions. With several ranks it is collective and
+  // rank 0 receives every rank's workers (WorkerStats::rank says whose).
+  RunStats stats() const;
+  void reset_stats();  // between parallel regions
+
+  // Root-task mode, collective over all ranks: rank 0 runs body() inside a
+  // finish; the workers of every rank steal its tasks until that finish (and
+  // every task in it, wherever it ran) is complete. Returns on every rank
+  // then. A task exception is rethrown on the rank that spawned the task.
+  template <class F>
+  void root(F&& body) {
+    run_region(body, rank() == 0);
+  }
+  // Collective reductions over the ranks (between regions; identity with one rank).
+  std::uint64_t sum_over_ranks(std::uint64_t value) const;
+  std::uint64_t max_over_ranks(std::uint64_t value) const;
+
+  // SPMD task-pool mode, collective: every rank runs seed() inside a finish
+  // (its asyncs/spawns form the global pool), then all ranks process the
+  // pool until it is empty everywhere (distributed termination detection).
+  template <class F>
+  void pool(F&& seed) {
+    run_region(seed, true);
+  }
 
  private:
+  template <class F>
+  void run_region(F& f, bool seed) {
+    run_region_impl([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); },
+                    const_cast<void*>(static_cast<const void*>(std::addressof(f))), seed);
+  }
+  void run_region_impl(void (*body)(void*), void* ctx, bool seed);
+
   std::unique_ptr<sched::Scheduler> scheduler_;
+  std::unique_ptr<dist::Distributor> distributor_;
 };
 
 // Index of the calling worker in [0, num_workers()), -1 outside the runtime.
@@ -155,15 +190,21 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
 // or before the Runtime is created:
 //   inline const auto fib_task = heist::register_task<fib_body>("fib");
 // In must be trivially copyable (it is copied into the task slot and may
-// travel to another process); Out is written in place.
+// travel to another process); Out is written in place. A task whose input
+// holds pointers into this process's memory is registered with
+// Migration::process: it moves between this process's workers, never to
+// another rank.
+enum class Migration { any, process };
+
 template <auto Body>
-Task<Body> register_task(const char* name) {
+Task<Body> register_task(const char* name, Migration migration = Migration::any) {
   using In = typename Task<Body>::In;
   using Out = typename Task<Body>::Out;
   static_assert(std::is_trivially_copyable_v<In>, "task input must be trivially copyable");
   std::size_t out_size = 0;
   if constexpr (!std::is_void_v<Out>) out_size = sizeof(Out);
-  return Task<Body>(detail::register_task(name, &detail::invoke_task<+Body, In, Out>, sizeof(In), out_size));
+  return Task<Body>(detail::register_task(name, &detail::invoke_task<+Body, In, Out>, sizeof(In), out_size,
+                                          migration == Migration::process));
 }
 
 // Spawn a registered task joined to the calling task (HotSLAW put): `*out`

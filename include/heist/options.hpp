@@ -28,6 +28,27 @@ struct ChunkSpec {
   std::uint32_t k = 1;  // for Kind::fixed
 };
 
+// The one-sided steal protocol between processes (seed 001).
+enum class StealProtocolKind {
+  sdc,  // Scioto split queues, deferred copies: lock, get, put, unlock, get tasks, completion
+  sws,  // structured-atomic: one fetch-and-add claims a steal-half block, completion epochs
+};
+
+// Whether the runtime uses MPI.
+enum class MpiMode {
+  automatic,  // when launched by mpirun/srun (launcher variables set) or MPI is already initialised
+  on,         // always (a plain start becomes an MPI singleton)
+  off,        // never: threads of one process
+};
+
+// How a process keeps one-sided traffic moving while its workers compute
+// (needed where RMA is not truly one-sided, e.g. osc pt2pt over TCP).
+enum class ProgressMode {
+  poll,    // workers poll between tasks and while idle (every --poll-interval tasks)
+  thread,  // poll, plus a progress thread that calls into MPI every --progress-interval-us
+  none,    // only idle workers poll
+};
+
 struct Options {
   int workers = 0;  // worker threads in this process, the calling thread included; 0 = one per core
   SpawnPolicy policy = SpawnPolicy::bounded;
@@ -43,6 +64,19 @@ struct Options {
   int max_help_depth = 128;   // nested helping-while-waiting levels before a waiter only runs its own tasks
   std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
   std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
+
+  // ---- between processes (MPI) ----
+  MpiMode mpi = MpiMode::automatic;
+  bool mpi_thread_multiple = true;  // request MPI_THREAD_MULTIPLE; false: serialize RMA through one lock
+  StealProtocolKind protocol = StealProtocolKind::sws;
+  ChunkSpec remote_chunk{ChunkSpec::Kind::half, 0};  // SDC: tasks a remote thief takes (SWS: steal-half blocks)
+  std::size_t public_queue_slots = 4096;  // task slots of each process's public queue (MPI window)
+  std::size_t inbox_slots = 1024;         // remote-completion entries a process can hold unread
+  ProgressMode progress = ProgressMode::poll;
+  int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
+  int progress_interval_us = 100;    // progress thread period
+  int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
+  int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
 
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.
@@ -60,6 +94,9 @@ const char* to_string(SpawnPolicy policy) noexcept;
 std::string to_string(const ChunkSpec& chunk);
 // Parse "help-first" | "work-first" | "bounded" | "slaw"; throws OptionError.
 SpawnPolicy parse_spawn_policy(const std::string& text);
+const char* to_string(StealProtocolKind protocol) noexcept;
+const char* to_string(MpiMode mode) noexcept;
+const char* to_string(ProgressMode mode) noexcept;
 // Parse "K" (K >= 1) or "half"; throws OptionError.
 ChunkSpec parse_chunk(const std::string& text);
 

@@ -10,6 +10,7 @@
 namespace heist {
 
 struct WorkerStats {
+  std::uint32_t rank = 0;            // process (MPI rank) of this worker
   std::uint64_t tasks_created = 0;   // spawn/async calls, inlined ones included
   std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", seed 000 Table 1)
   std::uint64_t tasks_executed = 0;  // task bodies run by this worker (inlined included)
@@ -20,6 +21,22 @@ struct WorkerStats {
   std::uint64_t releases = 0;        // times the owner moved tasks to its public part
   std::uint64_t acquires = 0;        // times the owner took public tasks back
   std::uint64_t max_queue = 0;       // largest queue length seen at a spawn
+  // Between processes (MPI; zero in a one-process run). steals/steal_attempts/
+  // failed_steals above count steals inside the process only.
+  std::uint64_t remote_steal_attempts = 0;  // one-sided steal attempts on other ranks
+  std::uint64_t remote_steals = 0;          // ... that took tasks
+  std::uint64_t remote_failed_steals = 0;   // ... that found nothing
+  std::uint64_t remote_tasks_stolen = 0;    // tasks taken from other ranks
+  std::uint64_t public_releases = 0;        // releases to the process's public queue (window)
+  std::uint64_t public_acquires = 0;        // tasks taken back from it by this process
+  std::uint64_t completions_sent = 0;       // tasks of other ranks finished here and reported back
+  std::uint64_t completions_applied = 0;    // reports from other ranks applied here
+  std::uint64_t rma_atomics = 0;  // MPI fetch-and-op, compare-and-swap, accumulate
+  std::uint64_t rma_gets = 0;
+  std::uint64_t rma_puts = 0;
+  std::uint64_t rma_flushes = 0;  // blocking completions (round trips)
+  std::uint64_t rma_lazy_flushes = 0;  // deferred completion of non-blocking calls
+  std::uint64_t rma_bytes = 0;
   double time_active_s = 0;  // inside a parallel region (not parked)
   double time_work_s = 0;    // active - search - steal
   double time_search_s = 0;  // looking for work: failed attempts and back-off

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 
 namespace heist {
@@ -30,6 +31,17 @@ Int parse_int(const std::string& text, Int min, Int max, const char* flag) {
     throw OptionError(std::string(flag) + ": " + text + " is out of range [" + std::to_string(min) + ", " +
                       std::to_string(max) + "]");
   return static_cast<Int>(value * static_cast<long long>(multiplier));
+}
+
+template <class E>
+E parse_choice(const std::string& text, const char* flag, std::initializer_list<E> choices) {
+  std::string names;
+  for (E e : choices) {
+    if (text == to_string(e)) return e;
+    names += names.empty() ? "" : ", ";
+    names += to_string(e);
+  }
+  throw OptionError(std::string(flag) + ": '" + text + "' is not one of " + names);
 }
 
 // Every range below is also what Options::validate() checks.
@@ -96,6 +108,62 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.seed = parse_int<std::uint64_t>(v, 0, std::uint64_t{1} << 62, "--seed");
      }},
+    {"mpi", "HEIST_MPI", "--mpi", "use MPI: auto (when launched by mpirun/srun), on, off",
+     [](const Options& o) { return std::string(to_string(o.mpi)); },
+     [](Options& o, const std::string& v) { o.mpi = parse_choice(v, "--mpi", {MpiMode::automatic, MpiMode::on, MpiMode::off}); }},
+    {"mpi_threads", "HEIST_MPI_THREADS", "--mpi-threads",
+     "MPI thread level to request: multiple, or serialized (one RMA call at a time per process)",
+     [](const Options& o) { return std::string(o.mpi_thread_multiple ? "multiple" : "serialized"); },
+     [](Options& o, const std::string& v) {
+       if (v == "multiple") o.mpi_thread_multiple = true;
+       else if (v == "serialized") o.mpi_thread_multiple = false;
+       else throw OptionError("--mpi-threads: '" + v + "' is not multiple or serialized");
+     }},
+    {"protocol", "HEIST_PROTOCOL", "--protocol", "steal protocol between processes: sws or sdc",
+     [](const Options& o) { return std::string(to_string(o.protocol)); },
+     [](Options& o, const std::string& v) {
+       o.protocol = parse_choice(v, "--protocol", {StealProtocolKind::sws, StealProtocolKind::sdc});
+     }},
+    {"remote_chunk", "HEIST_REMOTE_CHUNK", "--remote-chunk",
+     "tasks per steal between processes (SDC): K (>= 1) or half; SWS always steals half-blocks",
+     [](const Options& o) { return to_string(o.remote_chunk); },
+     [](Options& o, const std::string& v) { o.remote_chunk = parse_chunk(v); }},
+    {"public_queue_slots", "HEIST_PUBLIC_QUEUE_SLOTS", "--public-queue-slots",
+     "task slots in each process's public queue (MPI window)",
+     [](const Options& o) { return std::to_string(o.public_queue_slots); },
+     [](Options& o, const std::string& v) {
+       o.public_queue_slots = parse_int<std::size_t>(v, 2, std::size_t{1} << 19, "--public-queue-slots");
+     }},
+    {"inbox_slots", "HEIST_INBOX_SLOTS", "--inbox-slots",
+     "remote task completions a process can hold before senders wait",
+     [](const Options& o) { return std::to_string(o.inbox_slots); },
+     [](Options& o, const std::string& v) {
+       o.inbox_slots = parse_int<std::size_t>(v, 1, std::size_t{1} << 20, "--inbox-slots");
+     }},
+    {"progress", "HEIST_PROGRESS", "--progress",
+     "one-sided progress: poll (workers poll between tasks), thread (plus a progress thread), none",
+     [](const Options& o) { return std::string(to_string(o.progress)); },
+     [](Options& o, const std::string& v) {
+       o.progress = parse_choice(v, "--progress", {ProgressMode::poll, ProgressMode::thread, ProgressMode::none});
+     }},
+    {"poll_interval", "HEIST_POLL_INTERVAL", "--poll-interval",
+     "tasks executed (or slow-path spawns) between a worker's polls of the public queue and inbox",
+     [](const Options& o) { return std::to_string(o.poll_interval); },
+     [](Options& o, const std::string& v) { o.poll_interval = parse_int(v, 1, 1 << 24, "--poll-interval"); }},
+    {"progress_interval_us", "HEIST_PROGRESS_INTERVAL_US", "--progress-interval-us",
+     "period of the progress thread (--progress thread), microseconds",
+     [](const Options& o) { return std::to_string(o.progress_interval_us); },
+     [](Options& o, const std::string& v) {
+       o.progress_interval_us = parse_int(v, 1, 1000000, "--progress-interval-us");
+     }},
+    {"sws_empty_threshold", "HEIST_SWS_EMPTY_THRESHOLD", "--sws-empty-threshold",
+     "SWS steal damping: attempts seen on a target before thieves probe it first",
+     [](const Options& o) { return std::to_string(o.sws_empty_threshold); },
+     [](Options& o, const std::string& v) { o.sws_empty_threshold = parse_int(v, 1, 1 << 20, "--sws-empty-threshold"); }},
+    {"rma_delay_us", "HEIST_RMA_DELAY_US", "--rma-delay-us",
+     "debug: random delay of up to this many microseconds before every RMA call (0: off)",
+     [](const Options& o) { return std::to_string(o.rma_delay_us); },
+     [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
 };
 
 }  // namespace
@@ -130,6 +198,28 @@ const char* to_string(SpawnPolicy policy) noexcept {
     case SpawnPolicy::work_first: return "work-first";
     case SpawnPolicy::bounded: return "bounded";
     case SpawnPolicy::slaw: return "slaw";
+  }
+  return "?";
+}
+
+const char* to_string(StealProtocolKind protocol) noexcept {
+  return protocol == StealProtocolKind::sdc ? "sdc" : "sws";
+}
+
+const char* to_string(MpiMode mode) noexcept {
+  switch (mode) {
+    case MpiMode::automatic: return "auto";
+    case MpiMode::on: return "on";
+    case MpiMode::off: return "off";
+  }
+  return "?";
+}
+
+const char* to_string(ProgressMode mode) noexcept {
+  switch (mode) {
+    case ProgressMode::poll: return "poll";
+    case ProgressMode::thread: return "thread";
+    case ProgressMode::none: return "none";
   }
   return "?";
 }

@@ -2,6 +2,9 @@
 #include <stdexcept>
 
 #include "heist/heist.hpp"
+#ifdef HEIST_WITH_MPI
+#include "dist/distributor.hpp"
+#endif
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
 #include "task/task_registry.hpp"
@@ -22,17 +25,88 @@ sched::Worker& current_worker() {
 
 Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Scheduler>(options)) {
   g_scheduler = scheduler_.get();
+#ifdef HEIST_WITH_MPI
+  try {
+    if (dist::wants_mpi(scheduler_->options())) {
+      dist::MpiSession& session = dist::MpiSession::get(scheduler_->options());
+      if (session.size() > 1) {
+        distributor_ = std::make_unique<dist::Distributor>(session, *scheduler_);
+        scheduler_->attach_remote(distributor_.get(), session.rank());
+      }
+    }
+  } catch (...) {
+    scheduler_.reset();
+    g_scheduler = nullptr;
+    throw;
+  }
+#else
+  if (options.mpi == MpiMode::on)
+    throw OptionError("--mpi on: this heist was built without MPI (configure with -DHEIST_WITH_MPI=ON)");
+#endif
 }
 
 Runtime::~Runtime() {
+  scheduler_->attach_remote(nullptr, scheduler_->worker(0).rank());
   scheduler_.reset();
+  distributor_.reset();  // collective: every rank destroys its runtime
   g_scheduler = nullptr;
+}
+
+int Runtime::rank() const noexcept { return static_cast<int>(scheduler_->worker(0).rank()); }
+
+int Runtime::ranks() const noexcept {
+#ifdef HEIST_WITH_MPI
+  if (distributor_) return distributor_->ranks();
+#endif
+  return 1;
+}
+
+std::uint64_t Runtime::sum_over_ranks(std::uint64_t value) const {
+#ifdef HEIST_WITH_MPI
+  if (distributor_) return distributor_->all_reduce(value, false);
+#endif
+  return value;
+}
+
+std::uint64_t Runtime::max_over_ranks(std::uint64_t value) const {
+#ifdef HEIST_WITH_MPI
+  if (distributor_) return distributor_->all_reduce(value, true);
+#endif
+  return value;
+}
+
+void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed) {
+  sched::Worker& w = current_worker();
+  if (&w != &scheduler_->worker(0))
+    throw std::logic_error("heist: Runtime::root/pool are called by the thread that created the Runtime");
+#ifdef HEIST_WITH_MPI
+  if (distributor_) distributor_->begin_region();
+#endif
+  w.run_region(body, ctx, seed);
+#ifdef HEIST_WITH_MPI
+  if (distributor_) distributor_->end_region();
+#endif
+  scheduler_->rethrow_task_exception();
 }
 
 const Options& Runtime::options() const noexcept { return scheduler_->options(); }
 int Runtime::workers() const noexcept { return scheduler_->size(); }
-RunStats Runtime::stats() const { return scheduler_->stats(); }
-void Runtime::reset_stats() { scheduler_->reset_stats(); }
+RunStats Runtime::stats() const {
+  RunStats local = scheduler_->stats();
+#ifdef HEIST_WITH_MPI
+  if (distributor_) {
+    distributor_->add_counters(local);
+    return distributor_->gather(local);
+  }
+#endif
+  return local;
+}
+void Runtime::reset_stats() {
+  scheduler_->reset_stats();
+#ifdef HEIST_WITH_MPI
+  if (distributor_) distributor_->reset_counters();
+#endif
+}
 
 int worker_id() noexcept {
   const sched::Worker* w = sched::Worker::current();
@@ -56,6 +130,20 @@ WorkerStats RunStats::total() const {
     t.releases += w.releases;
     t.acquires += w.acquires;
     t.max_queue = std::max(t.max_queue, w.max_queue);
+    t.remote_steal_attempts += w.remote_steal_attempts;
+    t.remote_steals += w.remote_steals;
+    t.remote_failed_steals += w.remote_failed_steals;
+    t.remote_tasks_stolen += w.remote_tasks_stolen;
+    t.public_releases += w.public_releases;
+    t.public_acquires += w.public_acquires;
+    t.completions_sent += w.completions_sent;
+    t.completions_applied += w.completions_applied;
+    t.rma_atomics += w.rma_atomics;
+    t.rma_gets += w.rma_gets;
+    t.rma_puts += w.rma_puts;
+    t.rma_flushes += w.rma_flushes;
+    t.rma_lazy_flushes += w.rma_lazy_flushes;
+    t.rma_bytes += w.rma_bytes;
     t.time_active_s += w.time_active_s;
     t.time_work_s += w.time_work_s;
     t.time_search_s += w.time_search_s;
@@ -66,11 +154,12 @@ WorkerStats RunStats::total() const {
 
 namespace detail {
 
-std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size, std::size_t out_size) {
+std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size, std::size_t out_size,
+                            bool local_only) {
   if (g_scheduler != nullptr && in_size > g_scheduler->options().task_input_bytes)
     throw OptionError(std::string("heist: task '") + name + "' has " + std::to_string(in_size) +
                       " input bytes, more than the task slot holds; raise HEIST_TASK_INPUT_BYTES");
-  return task::TaskRegistry::global().add(name, invoke, in_size, out_size);
+  return task::TaskRegistry::global().add(name, invoke, in_size, out_size, nullptr, local_only);
 }
 
 std::uint32_t register_closure_task(const char* type_name, TaskInvoke invoke, std::size_t in_size) {

@@ -95,6 +95,12 @@ class SwsOwnerState {
   std::uint32_t phantoms() const noexcept { return offer_.skip; }
   std::uint64_t claimed_total(std::uint32_t e) const noexcept { return claimed_[e]; }
   bool retired(std::uint32_t e) const noexcept { return retired_[e]; }
+  // Some closed epoch still waits for thieves' completions (progress() has work).
+  bool awaiting() const noexcept {
+    for (std::uint32_t e = 0; e < sws::kEpochs; ++e)
+      if (!open_[e] && !retired_[e]) return true;
+    return false;
+  }
   // Low 40 bits of the word as the owner last wrote them; exact.
   std::uint64_t owner_bits() const noexcept { return sws::owner_bits(read_); }
   // Live offer with no block left, as of the owner's last read.

@@ -181,6 +181,15 @@ class SdcOwnerState {
     split_ += n;
     return n;
   }
+  // Release every private task (the process's public queue keeps no private
+  // part: the workers' deques are the private parts). Safe without the lock
+  // at any time: split only grows (see release). Returns how many.
+  std::uint64_t publish_all(std::uint64_t tail_read) {
+    check_tail(tail_read);
+    const std::uint64_t n = local();
+    split_ = head_;
+    return n;
+  }
   // Acquire, holding the queue's own lock (tail read under it is stable):
   // when the public part exceeds the private one, take back the newer
   // ceil(difference / 2) public tasks. Returns how many; write split().

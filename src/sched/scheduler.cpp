@@ -84,6 +84,11 @@ void Scheduler::wait_for_activity() const noexcept {
   }
 }
 
+void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
+  remote_ = remote;
+  for (auto& w : workers_) w->attach_remote(remote, static_cast<std::uint32_t>(rank));
+}
+
 void Scheduler::quiesce() {
   if (active()) throw std::logic_error("heist: statistics are read between parallel regions, not inside one");
   for (std::size_t i = 1; i < workers_.size(); ++i)

@@ -33,6 +33,7 @@
 namespace heist::sched {
 
 class Worker;
+class RemoteWork;
 
 class Scheduler {
  public:
@@ -55,6 +56,14 @@ class Scheduler {
   // Block until active or stopping.
   void wait_for_activity() const noexcept;
 
+  // Between processes: the hooks every worker calls (null in a one-process
+  // run). Set once, before the first parallel region.
+  void attach_remote(RemoteWork* remote, int rank) noexcept;
+  RemoteWork* remote() const noexcept { return remote_; }
+
+  // Deactivate must have happened: wait until workers 1.. are parked.
+  void quiesce();
+
   RunStats stats();  // from worker 0, between parallel regions
   void reset_stats();
 
@@ -64,7 +73,7 @@ class Scheduler {
   void rethrow_task_exception();
 
  private:
-  void quiesce();  // deactivate and wait until workers 1.. are parked
+  RemoteWork* remote_ = nullptr;
 
   Options options_;
   task::TaskRegistry& registry_;

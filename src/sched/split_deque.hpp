@@ -91,6 +91,35 @@ class SplitDeque {
   // Publish half of the private tasks (at least one, if any).
   void release() noexcept;
 
+  // Owner: take up to `max` of the oldest tasks (public or private), passing
+  // each slot to visit(const std::byte*) before anyone may overwrite it. The
+  // private part is published first, so one claim CAS from the old end (the
+  // thieves' protocol) covers both; the rest stays public until pop() takes
+  // it back. Returns how many were taken.
+  template <class Visit>
+  std::uint32_t take_oldest(std::uint32_t max, Visit&& visit) {
+    const std::uint32_t priv = head_ - split_;
+    if (priv > 0) {
+      split_ = head_;
+      ts_.fetch_add(priv, std::memory_order_release);  // as release(): publishes the slots
+    }
+    std::uint64_t v = ts_.load(std::memory_order_relaxed);
+    std::uint32_t tail = 0, k = 0;
+    for (;;) {
+      tail = tail_of(v);
+      const std::uint32_t split = split_of(v);
+      if (tail >= split || max == 0) return 0;
+      k = split - tail < max ? split - tail : max;
+      // relaxed: the owner reads slots it wrote itself.
+      if (ts_.compare_exchange_weak(v, pack(tail + k, split), std::memory_order_relaxed, std::memory_order_relaxed))
+        break;
+    }
+    for (std::uint32_t i = 0; i < k; ++i) visit(static_cast<const std::byte*>(slot(tail + i)));
+    // As a thief's: the index reset waits until copied covers every claim.
+    copied_.fetch_add(k, std::memory_order_relaxed);
+    return k;
+  }
+
   // ---- thief ----
   // Claim a chunk of public tasks (chunk.take(available)) and push copies of
   // them into `mine` (the thief's own deque, of the same stride); slots that

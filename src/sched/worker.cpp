@@ -4,6 +4,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "heist/heist.hpp"
 #include "platform/backoff.hpp"
@@ -34,6 +35,8 @@ constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
 Worker::Worker(Scheduler& scheduler, int id, int workers)
     : sched_(scheduler),
       id_(id),
+      poll_interval_(scheduler.options().poll_interval),
+      poll_countdown_(scheduler.options().poll_interval),
       deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
       victims_(id, workers),
       chunk_(scheduler.options().chunk),
@@ -44,6 +47,12 @@ Worker::Worker(Scheduler& scheduler, int id, int workers)
       root_frame_(id, nullptr, &root_scope_, 0) {
   root_scope_.owner = id;
   set_frame(&root_frame_);
+}
+
+void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
+  remote_ = remote;
+  rank_ = rank;
+  stats_.rank = rank;
 }
 
 void Worker::bind() noexcept { detail::tls_worker = this; }
@@ -83,6 +92,7 @@ void Worker::grant(std::int64_t credits) noexcept {
 }
 
 bool Worker::decide_defer() {
+  if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
@@ -136,8 +146,8 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
   Frame& f = join == detail::Join::joined ? joined_frame() : current;
   FinishScope* target = join == detail::Join::joined ? f.join_target() : f.ief;
   TaskHeader* h = task::header(slot);
-  h->completion = GlobalRef::local(0, target);
-  h->ief = GlobalRef::local(0, f.ief);
+  h->completion = GlobalRef::local(rank_, target);
+  h->ief = GlobalRef::local(rank_, f.ief);
   enroll(target);
   ++deferred_;
   if (held || (join == detail::Join::joined && f.fence && f.fence->must_hold())) {
@@ -174,9 +184,10 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   }
   TaskHeader* h = task::header(slot);
   h->fn_id = fn;
-  h->flags = join == detail::Join::joined ? task::kJoined : 0;
+  h->flags = static_cast<std::uint16_t>((join == detail::Join::joined ? task::kJoined : 0) |
+                                        (sched_.registry()[fn].local_only ? task::kLocalOnly : 0));
   h->in_size = static_cast<std::uint16_t>(in_size);
-  h->out = GlobalRef::local(0, out);
+  h->out = GlobalRef::local(rank_, out);
   h->sync = GlobalRef();
   std::memcpy(task::payload(slot), in, in_size);
   end_queue(f, join, slot, held);  // held stays held even if the fence opened meanwhile: flushed at the next step
@@ -222,14 +233,14 @@ detail::SyncNode* Worker::spawn_with_handle(std::uint32_t fn, const void* in, st
   std::byte* slot = dependent->slot.get();
   TaskHeader* h = task::header(slot);
   h->fn_id = fn;
-  h->flags = task::kJoined;
+  h->flags = static_cast<std::uint16_t>(task::kJoined | (sched_.registry()[fn].local_only ? task::kLocalOnly : 0));
   h->in_size = static_cast<std::uint16_t>(in_size);
-  h->out = GlobalRef::local(0, out);
-  h->sync = GlobalRef::local(0, node);
+  h->out = GlobalRef::local(rank_, out);
+  h->sync = GlobalRef::local(rank_, node);
   std::memcpy(task::payload(slot), in, in_size);
   FinishScope* target = f.join_target();
-  h->completion = GlobalRef::local(0, target);
-  h->ief = GlobalRef::local(0, f.ief);
+  h->completion = GlobalRef::local(rank_, target);
+  h->ief = GlobalRef::local(rank_, f.ief);
   enroll(target);
   ++deferred_;
   // One count per dependency plus one held by this call, so the task cannot
@@ -281,6 +292,10 @@ std::byte* Worker::exec_buffer(int depth) {
 
 void Worker::execute(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
+  if (h.completion.rank() != rank_) {  // stolen from another process
+    execute_foreign(slot);
+    return;
+  }
   if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);  // a pop freed space: re-evaluate
   ++level;
   Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
@@ -312,6 +327,88 @@ void Worker::execute(std::byte* slot) {
   ++stats_.tasks_executed;
   if (!h.sync.null()) release_dependents(h.sync.local<detail::SyncNode>());
   complete(h.completion.local<FinishScope>());
+  if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
+}
+
+// A task of another rank: its completion scope, output and task handle live
+// there. It runs with a proxy finish as its IEF, so its escaping asyncs (and
+// theirs) register here; its completion goes back only when they are done,
+// which keeps the origin's finish from draining early (distributor.hpp,
+// termination). Its output lands in a local buffer that travels back.
+void Worker::execute_foreign(std::byte* slot) {
+  const TaskHeader& h = *task::header(slot);
+  const task::TaskInfo& entry = sched_.registry()[h.fn_id];  // validated when it arrived
+  if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);
+  ++level;
+  FinishScope proxy;
+  proxy.owner = id_;
+  Frame child(id_, &current_frame(), &proxy, level);
+  detail::FrameCore* const saved = this->frame;
+  set_frame(&child);
+  ++depth_;
+  std::vector<std::byte> out(entry.out_size);
+  std::string error;
+  try {
+    entry.invoke(task::payload(slot), out.empty() ? nullptr : out.data());
+  } catch (const std::exception& e) {
+    error = "task '" + entry.name + "' threw on rank " + std::to_string(rank_) + ": " + e.what();
+  } catch (...) {
+    error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(rank_);
+  }
+  help_until([&] {
+    if (child.fence) flush_fence(child);
+    return child.joined_drained() && proxy.drained_for_owner();
+  });
+  --depth_;
+  --level;
+  set_frame(saved);
+  ++stats_.tasks_executed;
+  remote_->send_completion(*this, h, out.data(), out.size(), error);
+  if (--poll_countdown_ <= 0) poll_remote();
+}
+
+void Worker::poll_remote() {
+  poll_countdown_ = poll_interval_;
+  if (remote_->region_active()) remote_->poll(*this);
+}
+
+void Worker::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes, std::size_t size,
+                            std::string_view error) {
+  if (size > 0 && !out.null()) std::memcpy(out.local<void>(), bytes, size);
+  if (!error.empty()) sched_.record_exception(std::make_exception_ptr(std::runtime_error("heist: " + std::string(error))));
+  if (!sync.null()) release_dependents(sync.local<detail::SyncNode>());
+  complete(completion.local<FinishScope>());
+}
+
+std::uint32_t Worker::take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output) {
+  const task::TaskRegistry& registry = sched_.registry();
+  const std::size_t stride = sched_.stride();
+  std::vector<std::byte> keep;  // claimed but not allowed to leave: back into the deque
+  std::uint32_t moved = 0;
+  deque_.take_oldest(max, [&](const std::byte* slot) {
+    const TaskHeader& h = *task::header(slot);
+    const bool migratable = h.fn_id != task::kClosureFn && (h.flags & task::kLocalOnly) == 0 &&
+                            registry[h.fn_id].out_size <= max_output;
+    std::vector<std::byte>& to = migratable ? out : keep;
+    const std::size_t at = to.size();
+    to.resize(at + stride);
+    std::memcpy(to.data() + at, slot, task::used_bytes(slot));
+    moved += migratable ? 1 : 0;
+  });
+  for (std::size_t at = 0; at < keep.size(); at += stride) accept_stolen(keep.data() + at);
+  return moved;
+}
+
+void Worker::accept_stolen(const std::byte* slot) {
+  std::byte* dst = deque_.begin_push();
+  if (dst == nullptr) {  // deque at its maximum: run it from the overflow list
+    const std::size_t at = overflow_.size();
+    overflow_.resize(at + sched_.stride());
+    std::memcpy(overflow_.data() + at, slot, task::used_bytes(slot));
+    return;
+  }
+  std::memcpy(dst, slot, task::used_bytes(slot));
+  deque_.end_push();
 }
 
 void Worker::run_overflow() {
@@ -351,6 +448,7 @@ void Worker::help_until(Done&& done) {
   ++help_depth_;
   platform::Backoff backoff(id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff);
   const bool may_steal = help_depth_ <= max_help_depth_ && sched_.size() > 1;
+  const bool may_steal_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
   std::int64_t searching_since = 0;
   while (!done()) {
     if (deque_.pop(buffer)) {
@@ -370,6 +468,20 @@ void Worker::help_until(Done&& done) {
       searching_since = 0;
       backoff.reset();
       continue;
+    }
+    // Nothing in this process after a round of attempts: look outside it.
+    if (may_steal_remote && remote_->region_active() && ++local_failures_ >= sched_.size() - 1) {
+      local_failures_ = 0;
+      remote_->poll(*this);  // completions that may end the wait; releases
+      const std::int64_t remote_start = platform::now_ns();
+      if (remote_->steal(*this) > 0) {
+        run_overflow();
+        steal_ns_ += platform::now_ns() - remote_start;
+        search_ns_ += remote_start - searching_since;
+        searching_since = 0;
+        backoff.reset();
+        continue;
+      }
     }
     backoff.pause();
   }
@@ -446,6 +558,37 @@ void Worker::finish_end(detail::FrameCore* core) {
 void Worker::wait_sync(detail::SyncNode* node) {
   help_until([node] { return detail::sync_done(node); });
   leave_region();
+}
+
+// ---------------------------------------------------------------- distributed regions
+
+void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
+  if (!at_top_level() || !finishes_.empty())
+    throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
+  enter_region();
+  FinishRecord& record = finishes_.emplace_back(id_, &current_frame(), level);
+  set_frame(&record);
+  std::exception_ptr error;
+  if (seed) {
+    try {
+      body(ctx);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  }
+  help_until([&] {
+    if (record.fence) flush_fence(record);
+    return record.joined_drained() && record.scope.drained_for_owner();
+  });
+  set_frame(record.parent);
+  finishes_.pop_back();
+  if (remote_ != nullptr) help_until([this] { return remote_->region_done(*this); });
+  if (sched_.active()) {
+    sched_.deactivate();
+    active_ns_ += platform::now_ns() - active_since_ns_;
+  }
+  sched_.quiesce();  // the other workers parked: no RMA from this process after this
+  if (error) sched_.record_exception(error);
 }
 
 // ---------------------------------------------------------------- C API steps

@@ -17,6 +17,7 @@
 #include <deque>
 #include <exception>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "heist/detail/abi.hpp"
@@ -26,6 +27,7 @@
 #include "policy/spawn_policy.hpp"
 #include "policy/victim_policy.hpp"
 #include "sched/frame.hpp"
+#include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
 
@@ -44,6 +46,27 @@ class Worker : public detail::WorkerCore {
   void unbind() noexcept;
 
   int id() const noexcept { return id_; }
+  std::uint32_t rank() const noexcept { return rank_; }
+  void attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept;
+
+  // ---- distributed regions (worker 0; Runtime::root / Runtime::pool) ----
+  // Runs body(ctx) (if seed) under a finish, helps until it drains, then
+  // until every rank's region is done; stops the other workers. A task
+  // exception is left for the caller to rethrow after the ranks met.
+  void run_region(void (*body)(void*), void* ctx, bool seed);
+
+  // ---- for dist/ (RemoteWork implementations) ----
+  std::size_t queued() const noexcept { return deque_.size(); }
+  // Moves up to `max` of the oldest queued tasks that may leave the process
+  // (registered, not local-only, output <= max_output) to `out`, stride bytes
+  // each; returns how many.
+  std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output);
+  void accept_stolen(const std::byte* slot);  // a task from another process (or back from the window)
+  // Completion of one of this process's tasks that ran on another rank.
+  void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
+                      std::size_t size, std::string_view error);
+  void want_work() noexcept { work_wanted.store(true, std::memory_order_relaxed); }
+  WorkerStats& stats_ref() noexcept { return stats_; }
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -76,6 +99,8 @@ class Worker : public detail::WorkerCore {
   void help_until(Done&& done);
   void wait_frame(Frame& frame);
   void execute(std::byte* slot);
+  void execute_foreign(std::byte* slot);
+  void poll_remote();
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   bool decide_defer();
@@ -107,6 +132,11 @@ class Worker : public detail::WorkerCore {
 
   Scheduler& sched_;
   const int id_;
+  std::uint32_t rank_ = 0;           // this process's rank (GlobalRefs name it)
+  RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
+  int poll_interval_;
+  int poll_countdown_;
+  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
   SplitDeque deque_;
   policy::RandomVictims victims_;
   policy::ChunkPolicy chunk_;

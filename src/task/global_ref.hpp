@@ -29,6 +29,9 @@ class GlobalRef {
     return GlobalRef((std::uint64_t{rank} << kAddrBits) | reinterpret_cast<std::uintptr_t>(ptr));
   }
 
+  // A reference received from another process (validated by the receiver).
+  static constexpr GlobalRef from_bits(std::uint64_t bits) noexcept { return GlobalRef(bits); }
+
   constexpr bool null() const noexcept { return (bits_ & kAddrMask) == 0; }
   constexpr std::uint32_t rank() const noexcept { return static_cast<std::uint32_t>(bits_ >> kAddrBits); }
   template <class T>

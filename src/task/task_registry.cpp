@@ -10,7 +10,7 @@ TaskRegistry& TaskRegistry::global() {
 }
 
 std::uint32_t TaskRegistry::add(std::string name, detail::TaskInvoke invoke, std::size_t in_size,
-                                std::size_t out_size, const void* key) {
+                                std::size_t out_size, const void* key, bool local_only) {
   if (invoke == nullptr) throw std::invalid_argument("task registry: null function for '" + name + "'");
   std::lock_guard lock(add_mutex_);
   const std::uint32_t n = count_.load(std::memory_order_relaxed);  // writers hold the mutex
@@ -18,7 +18,7 @@ std::uint32_t TaskRegistry::add(std::string name, detail::TaskInvoke invoke, std
     if (entries_[i].name == name)
       throw std::invalid_argument("task registry: a task named '" + name + "' is already registered");
   if (n == kCapacity) throw std::invalid_argument("task registry: more than 4096 task functions");
-  entries_[n] = TaskInfo{std::move(name), invoke, in_size, out_size, key};
+  entries_[n] = TaskInfo{std::move(name), invoke, in_size, out_size, key, local_only};
   count_.store(n + 1, std::memory_order_release);  // publishes entries_[n] to lock-free readers
   return n;
 }

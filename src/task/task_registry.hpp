@@ -26,6 +26,7 @@ struct TaskInfo {
   std::size_t in_size = 0;
   std::size_t out_size = 0;
   const void* key = nullptr;  // C API: the user's function pointer
+  bool local_only = false;    // Migration::process: never sent to another rank
 };
 
 class TaskRegistry {
@@ -37,7 +38,7 @@ class TaskRegistry {
   // Returns the new id. Throws std::invalid_argument on a duplicate name or
   // a full registry.
   std::uint32_t add(std::string name, detail::TaskInvoke invoke, std::size_t in_size,
-                    std::size_t out_size, const void* key = nullptr);
+                    std::size_t out_size, const void* key = nullptr, bool local_only = false);
 
   std::uint32_t size() const noexcept { return count_.load(std::memory_order_acquire); }
 

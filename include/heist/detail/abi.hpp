@@ -76,7 +76,7 @@ struct ClosureOps {
 };
 
 std::uint32_t register_task(const char* name, TaskInvoke invoke, std::size_t in_size,
-                            std::size_t out_size);
+                            std::size_t out_size, bool local_only = false);
 // An async_any closure type, named by its typeid name. Closure types with
 // internal linkage in different translation units can share that name, so a
 // repeat is registered as "<name>#2", "#3", ... (in registration order,

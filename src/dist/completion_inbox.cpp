@@ -1,0 +1,50 @@
+#include "dist/completion_inbox.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "dist/mpi_session.hpp"
+
+namespace heist::dist {
+
+CompletionInbox::CompletionInbox(RmaWindow& window, const WindowLayout& layout, int rank, int ranks)
+    : win_(window),
+      layout_(layout),
+      rank_(rank),
+      seen_consumed_(std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(ranks))),
+      entry_(layout.inbox_entry) {}
+
+std::uint64_t CompletionInbox::reserve(int target, CommCounters& c) {
+  return win_.fetch_add_sync(target, WindowLayout::kInboxReserved, 1, c);
+}
+
+bool CompletionInbox::has_room(int target, std::uint64_t ticket, CommCounters& c) {
+  std::atomic<std::uint64_t>& seen = seen_consumed_[static_cast<std::size_t>(target)];
+  if (ticket < seen.load(std::memory_order_relaxed) + layout_.inbox_slots) return true;
+  const std::uint64_t consumed = win_.read_sync(target, WindowLayout::kInboxConsumed, c);
+  std::uint64_t old = seen.load(std::memory_order_relaxed);
+  while (old < consumed && !seen.compare_exchange_weak(old, consumed, std::memory_order_relaxed)) {
+  }
+  return ticket < consumed + layout_.inbox_slots;
+}
+
+void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out,
+                            std::string_view error, CommCounters& c) {
+  if (header.out_size > payload_capacity())
+    throw DistError("heist: task output of " + std::to_string(header.out_size) +
+                    " bytes does not fit a completion entry");
+  error = error.substr(0, payload_capacity() - header.out_size);  // a long message is cut, never dropped
+  thread_local std::vector<std::byte> buffer;
+  buffer.resize(sizeof header + header.out_size + error.size());
+  InboxEntryHeader h = header;
+  h.error_size = static_cast<std::uint32_t>(error.size());
+  std::memcpy(buffer.data(), &h, sizeof h);
+  if (h.out_size > 0) std::memcpy(buffer.data() + sizeof h, out, h.out_size);
+  if (!error.empty()) std::memcpy(buffer.data() + sizeof h + h.out_size, error.data(), error.size());
+  win_.put(target, layout_.inbox_entry_at(ticket), buffer.data(), buffer.size(), c);
+  win_.flush(target, c);
+  win_.replace(target, layout_.inbox_seq(ticket), ticket + 1, c);
+  win_.flush(target, c);
+}
+
+}  // namespace heist::dist

@@ -1,0 +1,286 @@
+#include "dist/distributor.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <string>
+
+#include "dist/sdc_queue.hpp"
+#include "dist/sws_queue.hpp"
+#include "platform/timer.hpp"
+#include "sched/scheduler.hpp"
+#include "sched/worker.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::dist {
+
+namespace {
+
+using task::GlobalRef;
+
+// An inbox entry carries the task header's references, the output and, when
+// the task threw, its message (at least 256 bytes of room for that).
+std::size_t inbox_entry_bytes(const Options& o) {
+  const std::size_t payload = std::max<std::size_t>(o.task_input_bytes, 256);
+  return (sizeof(InboxEntryHeader) + payload + 15) / 16 * 16;
+}
+
+std::unique_ptr<StealProtocol> make_protocol(const Options& o, RmaWindow& w, const WindowLayout& layout, int rank,
+                                             int ranks, int workers) {
+  if (o.protocol == StealProtocolKind::sdc) return std::make_unique<SdcQueue>(w, layout, rank, o.remote_chunk);
+  return std::make_unique<SwsQueue>(w, layout, rank, ranks, workers, static_cast<std::uint32_t>(o.sws_empty_threshold));
+}
+
+constexpr std::int64_t kDoneCheckNs = 20'000;  // how often worker 0 reads rank 0's termination count
+
+}  // namespace
+
+Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
+    : sched_(scheduler),
+      comm_(session.comm()),
+      rank_(session.rank()),
+      ranks_(session.size()),
+      stride_(scheduler.stride()),
+      layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
+              inbox_entry_bytes(scheduler.options())),
+      window_(session.comm(), layout_.bytes(), session.serialized(), scheduler.options().rma_delay_us,
+              scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),
+      protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
+      inbox_(window_, layout_, rank_, ranks_),
+      per_worker_(static_cast<std::size_t>(scheduler.size())),
+      progress_period_us_(scheduler.options().progress_interval_us) {
+  const Options& o = scheduler.options();
+  if (session.thread_level() < MPI_THREAD_SERIALIZED && (scheduler.size() > 1 || o.progress == ProgressMode::thread))
+    throw DistError("heist: the MPI library granted only " + thread_level_name(session.thread_level()) +
+                    "; several workers per process (or --progress thread) need MPI_THREAD_SERIALIZED or better; "
+                    "run one worker per rank (--workers 1)");
+  if (ranks_ > static_cast<int>(task::GlobalRef::kMaxRank) + 1)
+    throw DistError("heist: at most 65536 ranks (GlobalRef holds a 16-bit rank)");
+  for (std::size_t i = 0; i < per_worker_.size(); ++i) {
+    per_worker_[i].rng.reseed(o.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + i);
+    per_worker_[i].buffer.reserve(stride_ * 64);
+  }
+  check_same_program(session);
+  if (o.progress == ProgressMode::thread) progress_ = std::thread([this] { progress_loop(); });
+}
+
+Distributor::~Distributor() {
+  stop_progress_.store(true, std::memory_order_relaxed);
+  if (progress_.joinable()) progress_.join();
+  // Every rank reaches here (Runtime destruction is collective); window_ frees in its destructor.
+  MPI_Barrier(comm_);
+}
+
+void Distributor::check_same_program(MpiSession& session) {
+  // What every rank must agree on: the task registry (ids name the same
+  // functions) and the options that shape the window and the slots.
+  const Options& o = sched_.options();
+  const std::uint64_t mine[4] = {sched_.registry().hash(), stride_,
+                                 (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots,
+                                 static_cast<std::uint64_t>(o.protocol)};
+  std::vector<std::uint64_t> all(4 * static_cast<std::size_t>(ranks_));
+  check(MPI_Allgather(mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, session.comm()), "MPI_Allgather (start-up check)");
+  static const char* const what[4] = {"task registry (a different binary, or tasks registered in another order)",
+                                      "task slot size (--task-input-bytes)",
+                                      "public queue or inbox size (--public-queue-slots, --inbox-slots)",
+                                      "steal protocol (--protocol)"};
+  for (int r = 1; r < ranks_; ++r)
+    for (int k = 0; k < 4; ++k)
+      if (all[static_cast<std::size_t>(r) * 4 + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])
+        throw DistError("heist: rank " + std::to_string(r) + " differs from rank 0 in its " + what[k] +
+                        "; every rank must run the same program with the same options");
+}
+
+// ---------------------------------------------------------------- regions
+
+void Distributor::begin_region() {
+  ++generation_;
+  reported_ = false;
+  next_done_check_ns_ = 0;
+  active_.store(true, std::memory_order_relaxed);  // read by this process's workers, which start after activate()
+}
+
+void Distributor::end_region() {
+  active_.store(false, std::memory_order_relaxed);
+  CommCounters& c = per_worker_[0].comm;
+  window_.flush_all(c);
+  ++c.flushes;
+  check(MPI_Barrier(comm_), "MPI_Barrier (end of a distributed region)");
+}
+
+bool Distributor::region_done(sched::Worker& w) {
+  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+  if (!reported_) {
+    flush_pending(p);
+    window_.fetch_add_sync(0, WindowLayout::kRegionsDone, 1, p.comm);
+    reported_ = true;
+  }
+  const std::int64_t now = platform::now_ns();
+  if (now < next_done_check_ns_) return false;
+  next_done_check_ns_ = now + kDoneCheckNs;
+  return window_.read_sync(0, WindowLayout::kRegionsDone, p.comm) >= static_cast<std::uint64_t>(ranks_) * generation_;
+}
+
+// ---------------------------------------------------------------- owner side
+
+void Distributor::poll(sched::Worker& w) {
+  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+  flush_pending(p);
+  drain_inbox(w, p);
+  std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
+  if (!lock.owns_lock()) return;
+  if (!protocol_->dry(p.comm)) return;
+  if (w.queued() >= 1) release_from(w, p);
+  else if (protocol_->asked()) w.want_work();  // queue work at the next spawn; the next poll releases it
+}
+
+void Distributor::release_from(sched::Worker& w, PerWorker& p) {
+  const std::uint32_t room = protocol_->room();
+  if (room == 0) return;
+  const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
+  p.buffer.clear();
+  const std::uint32_t n = w.take_oldest(std::min(room, half), p.buffer, max_output());
+  if (n == 0) return;
+  std::vector<std::byte> returned;
+  protocol_->release(p.buffer.data(), n, returned, p.comm);
+  ++w.stats_ref().public_releases;
+  for (std::size_t at = 0; at < returned.size(); at += stride_) w.accept_stolen(returned.data() + at);
+}
+
+void Distributor::drain_inbox(sched::Worker& w, PerWorker& p) {
+  const std::size_t applied =
+      inbox_.drain(p.comm, [&](const InboxEntryHeader& h, const std::byte* out, std::string_view error) {
+        w.finish_foreign(GlobalRef::from_bits(h.completion), GlobalRef::from_bits(h.sync),
+                         GlobalRef::from_bits(h.out), out, h.out_size, error);
+      });
+  w.stats_ref().completions_applied += applied;
+}
+
+void Distributor::flush_pending(PerWorker& p) {
+  if (p.pending_target < 0) return;
+  window_.flush(p.pending_target, p.comm);
+  --p.comm.flushes;  // not a protocol round trip: counted apart
+  ++p.comm.lazy_flushes;
+  p.pending_target = -1;
+}
+
+// ---------------------------------------------------------------- thief side
+
+std::uint32_t Distributor::steal(sched::Worker& w) {
+  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+  flush_pending(p);
+  WorkerStats& s = w.stats_ref();
+  // 1. Tasks this process offered and nobody took: take them back first.
+  if (protocol_->offering()) {
+    std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
+    if (lock.owns_lock()) {
+      p.buffer.clear();
+      const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
+      lock.unlock();
+      if (n > 0) {
+        s.public_acquires += n;
+        return accept(w, p, rank_);
+      }
+    }
+  }
+  if (ranks_ == 1) return 0;
+  // 2. Another rank, at random.
+  const int pick = static_cast<int>(p.rng.below(static_cast<std::uint32_t>(ranks_ - 1)));
+  const int victim = pick >= rank_ ? pick + 1 : pick;
+  ++s.remote_steal_attempts;
+  p.buffer.clear();
+  const std::uint32_t n = protocol_->steal(victim, w.id(), p.buffer, p.comm);
+  if (n == 0) {
+    ++s.remote_failed_steals;
+    return 0;
+  }
+  p.pending_target = victim;  // the completion add is non-blocking
+  ++s.remote_steals;
+  s.remote_tasks_stolen += n;
+  return accept(w, p, victim);
+}
+
+std::uint32_t Distributor::accept(sched::Worker& w, PerWorker& p, int from) {
+  const task::TaskRegistry& registry = sched_.registry();
+  const std::size_t count = p.buffer.size() / stride_;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::byte* slot = p.buffer.data() + i * stride_;
+    const task::TaskHeader& h = *task::header(slot);
+    std::string bad;
+    if (h.fn_id >= registry.size()) bad = "unknown function id " + std::to_string(h.fn_id);
+    else if ((h.flags & task::kLocalOnly) != 0) bad = "a local-only task";
+    else if (h.in_size != registry[h.fn_id].in_size)
+      bad = "task '" + registry[h.fn_id].name + "' with " + std::to_string(h.in_size) + " input bytes (registered: " +
+            std::to_string(registry[h.fn_id].in_size) + ")";
+    else if (h.completion.null() || h.completion.rank() >= static_cast<std::uint32_t>(ranks_))
+      bad = "an invalid completion reference";
+    if (!bad.empty())
+      throw DistError("heist: rank " + std::to_string(rank_) + " received from rank " + std::to_string(from) +
+                      " a task descriptor with " + bad + "; the ranks do not run the same program, or memory is corrupt");
+    w.accept_stolen(slot);
+  }
+  return static_cast<std::uint32_t>(count);
+}
+
+void Distributor::send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out,
+                                  std::size_t out_size, std::string_view error) {
+  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+  flush_pending(p);
+  InboxEntryHeader h{task.completion.bits(), task.out.bits(), task.sync.bits(), static_cast<std::uint32_t>(out_size), 0};
+  inbox_.send(static_cast<int>(task.completion.rank()), h, out, error, p.comm, [&] {
+    drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
+    std::this_thread::yield();
+  });
+  ++w.stats_ref().completions_sent;
+}
+
+// ---------------------------------------------------------------- progress thread
+
+void Distributor::progress_loop() {
+  const auto period = std::chrono::microseconds(progress_period_us_);
+  while (!stop_progress_.load(std::memory_order_relaxed)) {
+    if (region_active()) window_.poke_progress(comm_);
+    std::this_thread::sleep_for(period);
+  }
+}
+
+// ---------------------------------------------------------------- statistics
+
+void Distributor::add_counters(RunStats& stats) const {
+  for (std::size_t i = 0; i < stats.workers.size() && i < per_worker_.size(); ++i) {
+    per_worker_[i].comm.add_to(stats.workers[i]);
+    stats.workers[i].rank = static_cast<std::uint32_t>(rank_);
+  }
+  if (!stats.workers.empty()) progress_comm_.add_to(stats.workers[0]);
+}
+
+std::uint64_t Distributor::all_reduce(std::uint64_t value, bool max) const {
+  std::uint64_t result = 0;
+  check(MPI_Allreduce(&value, &result, 1, MPI_UINT64_T, max ? MPI_MAX : MPI_SUM, comm_), "MPI_Allreduce");
+  return result;
+}
+
+void Distributor::reset_counters() noexcept {
+  for (PerWorker& p : per_worker_) p.comm = CommCounters{};
+}
+
+RunStats Distributor::gather(const RunStats& local) const {
+  static_assert(std::is_trivially_copyable_v<WorkerStats>);
+  const int mine = static_cast<int>(local.workers.size() * sizeof(WorkerStats));
+  std::vector<int> sizes(static_cast<std::size_t>(ranks_));
+  check(MPI_Gather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, comm_), "MPI_Gather (statistics sizes)");
+  std::vector<int> offsets(static_cast<std::size_t>(ranks_), 0);
+  int total = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += sizes[static_cast<std::size_t>(r)];
+  }
+  RunStats all;
+  if (rank_ == 0) all.workers.resize(static_cast<std::size_t>(total) / sizeof(WorkerStats));
+  check(MPI_Gatherv(local.workers.data(), mine, MPI_BYTE, all.workers.data(), sizes.data(), offsets.data(), MPI_BYTE, 0,
+                    comm_),
+        "MPI_Gatherv (statistics)");
+  return rank_ == 0 ? all : local;
+}
+
+}  // namespace heist::dist

@@ -1,0 +1,92 @@
+#include "dist/mpi_session.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+namespace heist::dist {
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) std::snprintf(text, sizeof text, "error code %d", rc);
+  throw DistError(std::string("heist: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+}
+
+bool launched_by_mpi_launcher() noexcept {
+  // OpenMPI (mpirun), MPICH/Hydra and Intel MPI (PMI), PMIx launchers, Slurm srun --mpi=pmi2/pmix.
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    if (std::getenv(variable) != nullptr) return true;
+  return false;
+}
+
+bool wants_mpi(const Options& options) noexcept {
+  switch (options.mpi) {
+    case MpiMode::off: return false;
+    case MpiMode::on: return true;
+    case MpiMode::automatic: {
+      int initialized = 0;
+      MPI_Initialized(&initialized);
+      return initialized != 0 || launched_by_mpi_launcher();
+    }
+  }
+  return false;
+}
+
+std::string thread_level_name(int level) {
+  switch (level) {
+    case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
+    case MPI_THREAD_FUNNELED: return "MPI_THREAD_FUNNELED";
+    case MPI_THREAD_SERIALIZED: return "MPI_THREAD_SERIALIZED";
+    case MPI_THREAD_MULTIPLE: return "MPI_THREAD_MULTIPLE";
+    default: return "level " + std::to_string(level);
+  }
+}
+
+namespace {
+std::unique_ptr<MpiSession> g_session;
+std::mutex g_session_mutex;
+}  // namespace
+
+MpiSession& MpiSession::get(const Options& options) {
+  std::lock_guard<std::mutex> lock(g_session_mutex);
+  if (!g_session) g_session.reset(new MpiSession(options));
+  return *g_session;
+}
+
+MpiSession::MpiSession(const Options& options) {
+  int initialized = 0;
+  check(MPI_Initialized(&initialized), "MPI_Initialized");
+  const int wanted = options.mpi_thread_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
+  if (initialized) {
+    check(MPI_Query_thread(&provided_), "MPI_Query_thread");
+  } else {
+    check(MPI_Init_thread(nullptr, nullptr, wanted, &provided_), "MPI_Init_thread");
+    owns_mpi_ = true;
+    std::atexit(&MpiSession::finalize_at_exit);
+  }
+  // Use no more than asked: --mpi-threads serialized forces the lock.
+  if (provided_ > wanted) provided_ = wanted;
+  check(MPI_Comm_dup(MPI_COMM_WORLD, &comm_), "MPI_Comm_dup");
+  check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  int length = 0;
+  MPI_Get_library_version(library_, &length);
+  for (char& c : library_)
+    if (c == '\n' || c == ',') c = c == ',' ? ',' : ' ';
+  if (char* end = std::strpbrk(library_, ",\n")) *end = '\0';  // first line / clause only
+}
+
+void MpiSession::finalize_at_exit() {
+  if (!g_session || !g_session->owns_mpi_) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  MPI_Comm_free(&g_session->comm_);
+  MPI_Finalize();
+}
+
+}  // namespace heist::dist

@@ -1,0 +1,65 @@
+// MpiSession: MPI for the runtime — initialised once per process (or adopted
+// when the program initialised it), checked, and finalised at exit.
+//
+// * Launch detection (Options::mpi == automatic): MPI is used when a launcher
+//   started the process (OpenMPI, MPICH/Hydra, PMI/PMIx, Slurm set their
+//   variables) or the program already called MPI_Init; a plain start runs as
+//   one process without MPI.
+// * Thread level: MPI_THREAD_MULTIPLE is requested (every worker makes its own
+//   RMA calls); with --mpi-threads serialized, or when the library grants only
+//   MPI_THREAD_SERIALIZED, RMA calls go through one lock per process
+//   (RmaWindow). A lower level is an error unless the process has one worker.
+// * Errors: MPI_ERRORS_RETURN on the runtime's communicator and windows; every
+//   return code is checked (check()) and turned into a DistError naming the call.
+#pragma once
+
+#include <mpi.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "heist/options.hpp"
+
+namespace heist::dist {
+
+class DistError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws DistError("heist: <what> failed: <MPI error string>") unless rc == MPI_SUCCESS.
+void check(int rc, const char* what);
+
+// True when the process was started by an MPI launcher.
+bool launched_by_mpi_launcher() noexcept;
+
+// Whether `options` make this process use MPI (does not initialise it).
+bool wants_mpi(const Options& options) noexcept;
+
+class MpiSession {
+ public:
+  // Initialises MPI on first use (MPI_Init_thread), or adopts it.
+  static MpiSession& get(const Options& options);
+
+  MPI_Comm comm() const noexcept { return comm_; }  // a duplicate of MPI_COMM_WORLD
+  int rank() const noexcept { return rank_; }
+  int size() const noexcept { return size_; }
+  int thread_level() const noexcept { return provided_; }
+  bool serialized() const noexcept { return provided_ < MPI_THREAD_MULTIPLE; }
+  const char* library() const noexcept { return library_; }  // "Open MPI 4.1.4" etc.
+
+ private:
+  explicit MpiSession(const Options& options);
+  static void finalize_at_exit();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 1;
+  int provided_ = MPI_THREAD_SINGLE;
+  bool owns_mpi_ = false;
+  char library_[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+};
+
+std::string thread_level_name(int level);
+
+}  // namespace heist::dist

@@ -1,0 +1,162 @@
+#include "dist/rma_window.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "dist/mpi_session.hpp"
+#include "platform/rng.hpp"
+
+namespace heist::dist {
+
+// Holds the serialized-mode lock around one call and its flush.
+class RmaWindow::Guard {
+ public:
+  explicit Guard(RmaWindow& w) : w_(w) {
+    w_.delay();
+    if (w_.serialized_) w_.mutex_.lock();
+  }
+  ~Guard() {
+    if (w_.serialized_) w_.mutex_.unlock();
+  }
+  Guard(const Guard&) = delete;
+  Guard& operator=(const Guard&) = delete;
+
+ private:
+  RmaWindow& w_;
+};
+
+RmaWindow::RmaWindow(MPI_Comm comm, std::size_t bytes, bool serialized, int delay_us, std::uint64_t seed)
+    : serialized_(serialized), delay_us_(delay_us), seed_(seed) {
+  MPI_Info info;
+  check(MPI_Info_create(&info), "MPI_Info_create");
+  // Only MPI_SUM/MPI_REPLACE/MPI_NO_OP/CAS per word, as same_op_no_op requires.
+  MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
+  const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, comm, &base_, &win_);
+  MPI_Info_free(&info);
+  check(rc, "MPI_Win_allocate of the public task queue");
+  check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+  int* model = nullptr;
+  int found = 0;
+  check(MPI_Win_get_attr(win_, MPI_WIN_MODEL, &model, &found), "MPI_Win_get_attr(MPI_WIN_MODEL)");
+  if (found) model_ = *model;
+  // The memory is zeroed before anyone can reach it: every rank zeroes its own
+  // window before the barrier, and all access after it is through MPI calls.
+  // (The only local store to window memory; in the separate model the
+  // MPI_Win_sync after lock_all makes it the public copy.)
+  std::memset(base_, 0, bytes);
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  check(MPI_Win_sync(win_), "MPI_Win_sync");
+  check(MPI_Barrier(comm), "MPI_Barrier (window creation)");
+}
+
+RmaWindow::~RmaWindow() {
+  MPI_Win_unlock_all(win_);
+  MPI_Win_free(&win_);
+}
+
+void RmaWindow::delay() noexcept {
+  if (delay_us_ == 0) return;
+  thread_local platform::Rng rng(seed_ ^ reinterpret_cast<std::uintptr_t>(&rng));
+  const auto us = rng.next() % static_cast<std::uint64_t>(delay_us_ + 1);
+  if (us == 0) return;
+  std::this_thread::sleep_for(std::chrono::microseconds(us));
+}
+
+std::uint64_t RmaWindow::fetch_add_sync(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
+  Guard g(*this);
+  std::uint64_t old = 0;
+  check(MPI_Fetch_and_op(&value, &old, MPI_UINT64_T, target, disp, MPI_SUM, win_), "MPI_Fetch_and_op(SUM)");
+  check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+  ++c.atomics;
+  ++c.flushes;
+  c.bytes += 8;
+  return old;
+}
+
+std::uint64_t RmaWindow::read_sync(int target, MPI_Aint disp, CommCounters& c) {
+  Guard g(*this);
+  std::uint64_t value = 0;
+  check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, target, disp, MPI_NO_OP, win_), "MPI_Fetch_and_op(NO_OP)");
+  check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+  ++c.atomics;
+  ++c.flushes;
+  c.bytes += 8;
+  return value;
+}
+
+void RmaWindow::read_words_sync(int target, MPI_Aint disp, std::uint64_t* out, int count, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Get_accumulate(nullptr, 0, MPI_UINT64_T, out, count, MPI_UINT64_T, target, disp, count, MPI_UINT64_T,
+                           MPI_NO_OP, win_),
+        "MPI_Get_accumulate(NO_OP)");
+  check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+  ++c.atomics;
+  ++c.flushes;
+  c.bytes += 8u * static_cast<unsigned>(count);
+}
+
+std::uint32_t RmaWindow::cas32_sync(int target, MPI_Aint disp, std::uint32_t compare, std::uint32_t value,
+                                    CommCounters& c) {
+  Guard g(*this);
+  std::uint32_t old = 0;
+  check(MPI_Compare_and_swap(&value, &compare, &old, MPI_UINT32_T, target, disp, win_), "MPI_Compare_and_swap");
+  check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+  ++c.atomics;
+  ++c.flushes;
+  c.bytes += 4;
+  return old;
+}
+
+void RmaWindow::add(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, MPI_SUM, win_),
+        "MPI_Accumulate(SUM)");
+  ++c.atomics;
+  c.bytes += 8;
+}
+
+void RmaWindow::replace(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, MPI_REPLACE, win_),
+        "MPI_Accumulate(REPLACE)");
+  ++c.atomics;
+  c.bytes += 8;
+}
+
+void RmaWindow::put(int target, MPI_Aint disp, const void* data, std::size_t bytes, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Put(data, static_cast<int>(bytes), MPI_BYTE, target, disp, static_cast<int>(bytes), MPI_BYTE, win_),
+        "MPI_Put");
+  ++c.puts;
+  c.bytes += bytes;
+}
+
+void RmaWindow::get(int target, MPI_Aint disp, void* data, std::size_t bytes, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Get(data, static_cast<int>(bytes), MPI_BYTE, target, disp, static_cast<int>(bytes), MPI_BYTE, win_),
+        "MPI_Get");
+  ++c.gets;
+  c.bytes += bytes;
+}
+
+void RmaWindow::flush(int target, CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Win_flush(target, win_), "MPI_Win_flush");
+  ++c.flushes;
+}
+
+void RmaWindow::flush_all(CommCounters& c) {
+  Guard g(*this);
+  check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
+  ++c.flushes;
+}
+
+void RmaWindow::poke_progress(MPI_Comm comm) {
+  Guard g(*this);
+  int flag = 0;
+  check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe (progress)");
+}
+
+}  // namespace heist::dist

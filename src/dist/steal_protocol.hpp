@@ -1,0 +1,46 @@
+// StealProtocol: a process's public task queue in its MPI window, and the
+// one-sided steal that takes tasks from another process's queue (seed 001).
+// Two implementations: SdcQueue (Scioto: split queue, deferred copies,
+// aborting steals) and SwsQueue (structured atomic: one fetch-and-add claims
+// a steal-half block; completion epochs).
+//
+// Owner operations (release, acquire, progress, dry) run under the process's
+// owner lock (Distributor): one thread of the process at a time acts as the
+// queue's owner. steal() runs on any thread, concurrently.
+// Tasks come and go as slots of `stride` bytes, copied back to back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "dist/rma_window.hpp"
+
+namespace heist::dist {
+
+class StealProtocol {
+ public:
+  virtual ~StealProtocol() = default;
+
+  // ---- owner (under the owner lock) ----
+  // Retire finished steals, then: is nothing left for thieves to take?
+  virtual bool dry(CommCounters& c) = 0;
+  // Did a thief find this queue empty since the owner last looked (a hint to queue work)?
+  virtual bool asked() const noexcept = 0;
+  // Tasks the queue can take now (ring room, offer limits).
+  virtual std::uint32_t room() const noexcept = 0;
+  // Publish n slots. Tasks the protocol hands back at once (SWS phantom
+  // skips) are appended to `returned`.
+  virtual void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned,
+                       CommCounters& c) = 0;
+  // Take back unclaimed public tasks (appended to `out`); returns how many.
+  virtual std::uint32_t acquire(std::vector<std::byte>& out, CommCounters& c) = 0;
+  // Owner's estimate: tasks may be public.
+  virtual bool offering() const noexcept = 0;
+
+  // ---- thief (any thread; `thief` names the stealing agent, unique per rank x worker) ----
+  // One steal attempt on `victim`; copied slots are appended to `out`.
+  virtual std::uint32_t steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) = 0;
+};
+
+}  // namespace heist::dist
