@@ -1,0 +1,268 @@
+// Multi-rank checks of heist, run under mpirun by CTest (tests/mpi/CMakeLists.txt).
+// Each subcommand is collective and exits 0 only if rank 0 found every check true:
+//   tree      exactly-once: a random task tree (joined spawns with outputs, escaping
+//             asyncs, nested finish) whose per-task ids are counted on every rank and
+//             combined; outputs are checked against the sequential evaluation.
+//   pool      SPMD task pool: every rank (or rank 0 only, --seed-rank 0) seeds trees.
+//   progress  rank 0 runs one long task while rank 1 steals: the first steal must
+//             happen while the long task is still running.
+//   mismatch  rank 1 registers one more task: every rank must fail at start-up.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <heist/heist.hpp>
+#include <heist/option_table.hpp>
+
+namespace {
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+// ---- the random tree ----
+// Node id -> children: 0..4 by hash, depth-limited. A node's value (its
+// output) is id + the sum of its joined children's values; escaping
+// children are counted but return nothing.
+struct Node {
+  std::uint64_t id;
+  std::uint32_t depth;
+  std::uint32_t max_depth;
+  std::uint32_t spin;  // busy iterations, so steals have time to happen
+};
+
+int children_of(const Node& n) { return n.depth >= n.max_depth ? 0 : static_cast<int>(mix(n.id) % 5); }
+bool escaping(const Node& n, int i) { return (mix(n.id ^ (0x51ull + static_cast<std::uint64_t>(i))) & 3u) == 0; }
+Node child(const Node& n, int i) { return {mix(n.id * 31 + static_cast<std::uint64_t>(i) + 1), n.depth + 1, n.max_depth, n.spin}; }
+
+// Per-process tallies of executed tasks: count, sum of ids, sum of squared ids
+// (mod 2^64): a lost or duplicated task changes them (with overwhelming probability).
+std::atomic<std::uint64_t> g_count{0}, g_sum{0}, g_sq{0};
+
+void tally(std::uint64_t id) {
+  g_count.fetch_add(1, std::memory_order_relaxed);
+  g_sum.fetch_add(id, std::memory_order_relaxed);
+  g_sq.fetch_add(id * id, std::memory_order_relaxed);
+}
+
+void spin(std::uint32_t n) {
+  volatile std::uint64_t x = 0;
+  for (std::uint32_t i = 0; i < n; ++i) x = x + i;
+}
+
+void visit(const Node& n, std::uint64_t* out);
+const auto visit_task = heist::register_task<visit>("mpi_driver.visit");
+void escaped(const Node& n);
+const auto escaped_task = heist::register_task<escaped>("mpi_driver.escaped");
+
+void visit(const Node& n, std::uint64_t* out) {
+  tally(n.id);
+  spin(n.spin);
+  const int k = children_of(n);
+  std::uint64_t values[5] = {};
+  for (int i = 0; i < k; ++i) {
+    if (escaping(n, i)) heist::async(escaped_task, child(n, i));  // registers with the enclosing finish
+    else heist::spawn(visit_task, child(n, i), &values[i]);
+  }
+  heist::wait();
+  std::uint64_t v = n.id;
+  for (int i = 0; i < k; ++i) v += values[i];
+  *out = v;
+}
+
+// An escaping subtree: runs its own finish over a joined visit.
+void escaped(const Node& n) {
+  std::uint64_t value = 0;
+  heist::finish([&] { heist::spawn(visit_task, n, &value); });
+}
+
+struct Expected {
+  std::uint64_t count = 0, sum = 0, sq = 0;
+};
+
+// Sequential evaluation: the expected tallies and the root's value.
+std::uint64_t expect(const Node& n, Expected& e) {
+  ++e.count;
+  e.sum += n.id;
+  e.sq += n.id * n.id;
+  std::uint64_t v = n.id;
+  for (int i = 0; i < children_of(n); ++i) {
+    if (escaping(n, i)) {
+      expect(child(n, i), e);  // the escaped task is not tallied; the visit it runs is
+    } else {
+      v += expect(child(n, i), e);
+    }
+  }
+  return v;
+}
+
+bool combine_and_check(heist::Runtime& rt, const Expected& e, const char* what) {
+  const std::uint64_t count = rt.sum_over_ranks(g_count.load());
+  const std::uint64_t sum = rt.sum_over_ranks(g_sum.load());
+  const std::uint64_t sq = rt.sum_over_ranks(g_sq.load());
+  const bool ok = count == e.count && sum == e.sum && sq == e.sq;
+  if (rt.rank() == 0)
+    std::printf("%s: tasks %llu (expected %llu), id sums %s\n", what, static_cast<unsigned long long>(count),
+                static_cast<unsigned long long>(e.count), ok ? "match" : "DIFFER");
+  g_count = g_sum = g_sq = 0;
+  return ok;
+}
+
+struct Settings {
+  heist::Options options = heist::Options::from_env();
+  std::uint32_t depth = 9;
+  std::uint32_t spin = 2000;
+  int trees = 3;
+  int seed_rank = -1;  // pool: -1 every rank seeds
+  double long_s = 1.5;
+};
+
+int run_tree(Settings& s) {
+  heist::Runtime rt(s.options);
+  bool ok = true;
+  for (int t = 0; t < s.trees; ++t) {
+    const Node root{mix(1000 + static_cast<std::uint64_t>(t)), 0, s.depth, s.spin};
+    Expected e;
+    const std::uint64_t want = expect(root, e);
+    std::uint64_t got = 0;
+    rt.root([&] {
+      heist::spawn(visit_task, root, &got);
+      heist::wait();
+    });
+    ok = combine_and_check(rt, e, "tree") && ok;
+    if (rt.rank() == 0 && got != want) {
+      std::printf("tree: root value %llu, expected %llu\n", static_cast<unsigned long long>(got),
+                  static_cast<unsigned long long>(want));
+      ok = false;
+    }
+  }
+  const heist::RunStats stats = rt.stats();
+  if (rt.rank() == 0) {
+    const heist::WorkerStats total = stats.total();
+    std::printf("remote steals %llu of %llu attempts, completions %llu\n",
+                static_cast<unsigned long long>(total.remote_steals),
+                static_cast<unsigned long long>(total.remote_steal_attempts),
+                static_cast<unsigned long long>(total.completions_sent));
+  }
+  return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
+int run_pool(Settings& s) {
+  heist::Runtime rt(s.options);
+  const int ranks = rt.ranks();
+  Expected e;
+  for (int r = 0; r < ranks; ++r) {
+    if (s.seed_rank >= 0 && r != s.seed_rank) continue;
+    for (int t = 0; t < s.trees; ++t) expect(Node{mix(77 + static_cast<std::uint64_t>(r * 100 + t)), 0, s.depth, s.spin}, e);
+  }
+  std::uint64_t values[64] = {};
+  rt.pool([&] {
+    if (s.seed_rank >= 0 && rt.rank() != s.seed_rank) return;
+    for (int t = 0; t < s.trees && t < 64; ++t)
+      heist::spawn(visit_task, Node{mix(77 + static_cast<std::uint64_t>(rt.rank() * 100 + t)), 0, s.depth, s.spin},
+                   &values[t]);
+  });
+  const bool ok = combine_and_check(rt, e, "pool");
+  return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
+// ---- progress ----
+std::atomic<std::int64_t> g_first_foreign_ns{0};
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+std::int64_t g_long_begin_ns = 0, g_long_end_ns = 0;
+double g_long_s = 1.5;
+
+void small_task(const std::uint32_t& origin) {
+  spin(20000);
+  (void)origin;
+  std::int64_t expected = 0;
+  g_first_foreign_ns.compare_exchange_strong(expected, now_ns());  // the first task this process ran
+}
+const auto small = heist::register_task<small_task>("mpi_driver.small");
+
+void long_task(const std::uint32_t&) {
+  // Computes without calling the runtime: no polls from this worker.
+  g_long_begin_ns = now_ns();
+  while (now_ns() - g_long_begin_ns < static_cast<std::int64_t>(g_long_s * 1e9)) spin(1000);
+  g_long_end_ns = now_ns();
+}
+const auto long_one = heist::register_task<long_task>("mpi_driver.long");
+
+int run_progress(Settings& s) {
+  g_long_s = s.long_s;
+  heist::Runtime rt(s.options);
+  rt.root([&] {
+    for (std::uint32_t i = 0; i < 256; ++i) heist::async(small, 0u);
+    heist::async(long_one, 0u);  // newest: rank 0's worker runs it first
+  });
+  // Rank 1's first stolen task vs rank 0's long task (one machine: one steady clock).
+  const auto first = static_cast<std::int64_t>(rt.max_over_ranks(rt.rank() == 1 ? static_cast<std::uint64_t>(g_first_foreign_ns.load()) : 0));
+  const auto end = static_cast<std::int64_t>(rt.max_over_ranks(rt.rank() == 0 ? static_cast<std::uint64_t>(g_long_end_ns) : 0));
+  const auto begin = static_cast<std::int64_t>(rt.max_over_ranks(rt.rank() == 0 ? static_cast<std::uint64_t>(g_long_begin_ns) : 0));
+  const heist::RunStats stats = rt.stats();
+  if (rt.rank() != 0) return 0;
+  const bool ok = first != 0 && first < end;
+  std::printf("long task %.3f s; rank 1's first stolen task finished %.3f s after it began: %s\n",
+              static_cast<double>(end - begin) / 1e9, static_cast<double>(first - begin) / 1e9,
+              ok ? "during it" : "NOT during it");
+  std::printf("remote steals %llu\n", static_cast<unsigned long long>(stats.total().remote_steals));
+  return ok ? 0 : 1;
+}
+
+void extra_task(const int&) {}
+
+int run_mismatch(Settings& s) {
+  const char* rank = std::getenv("OMPI_COMM_WORLD_RANK");
+  if (rank == nullptr) rank = std::getenv("PMI_RANK");
+  if (rank != nullptr && std::string(rank) == "1") heist::register_task<extra_task>("mpi_driver.only_on_rank_1");
+  try {
+    heist::Runtime rt(s.options);
+  } catch (const std::exception& e) {
+    std::printf("rank %s: %s\n", rank ? rank : "?", e.what());
+    return 3;
+  }
+  std::printf("rank %s: no error\n", rank ? rank : "?");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"heist multi-rank test driver"};
+  app.require_subcommand(1);
+  Settings s;
+  for (const heist::OptionSpec& spec : heist::option_table())
+    app.add_option_function<std::string>(spec.flag, [&s, &spec](const std::string& v) { spec.set(s.options, v); },
+                                         spec.help);
+  app.add_option("--depth", s.depth);
+  app.add_option("--spin", s.spin);
+  app.add_option("--trees", s.trees);
+  app.add_option("--seed-rank", s.seed_rank);
+  app.add_option("--long-s", s.long_s);
+  int rc = 0;
+  app.add_subcommand("tree")->callback([&] { rc = run_tree(s); });
+  app.add_subcommand("pool")->callback([&] { rc = run_pool(s); });
+  app.add_subcommand("progress")->callback([&] { rc = run_progress(s); });
+  app.add_subcommand("mismatch")->callback([&] { rc = run_mismatch(s); });
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mpi_driver: %s\n", e.what());
+    return 2;
+  }
+  return rc;
+}
