@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <optional>
 
+namespace heist {
+class Runtime;
+}
+
 namespace heist::apps::nqueens {
 
 // Partial placement: rows filled so far and the attacked columns/diagonals.
@@ -35,5 +39,10 @@ std::optional<std::uint64_t> reference_solutions(int n);
 // heist version: one registered task per placement; rows >= cutoff (if
 // cutoff > 0) are counted sequentially inside the task. Inside a Runtime.
 std::uint64_t count_heist(int n, int cutoff);
+
+// SPMD task pool (collective): the placements of the first `seed_depth` rows
+// become independent tasks, seeded on rank 0 only or spread over all ranks;
+// the ranks' counts are summed.
+std::uint64_t count_heist_pool(heist::Runtime& runtime, int n, int cutoff, int seed_depth, bool all_ranks);
 
 }  // namespace heist::apps::nqueens

@@ -15,14 +15,25 @@ class NQueensApp final : public App {
     cmd.add_option("--n", n_, "board size")->capture_default_str();
     cmd.add_option("--cutoff", cutoff_, "rows >= cutoff are counted sequentially; 0: no manual cutoff")
         ->capture_default_str();
+    cmd.add_option("--seed-depth", seed_depth_, "--mode pool: rows placed when seeding; each placement is one task")
+        ->capture_default_str();
+    cmd.add_option("--seed-ranks", seed_ranks_, "--mode pool: which ranks seed: 0 (rank 0 only) or all")
+        ->check(CLI::IsMember({"0", "all"}))
+        ->capture_default_str();
   }
   void check() const override {
     if (n_ < 1 || n_ > 20) throw std::invalid_argument("nqueens: --n must be in [1, 20]");
     if (cutoff_ < 0) throw std::invalid_argument("nqueens: --cutoff must be >= 0");
+    if (seed_depth_ < 0 || seed_depth_ > n_) throw std::invalid_argument("nqueens: --seed-depth must be in [0, n]");
   }
-  nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}}; }
+  nlohmann::json params() const override {
+    return {{"n", n_}, {"cutoff", cutoff_}, {"seed_depth", seed_depth_}, {"seed_ranks", seed_ranks_}};
+  }
   RunOutput run_sequential() override { return {count_sequential(empty_board(static_cast<std::uint32_t>(n_)))}; }
   RunOutput run_parallel() override { return {count_heist(n_, cutoff_)}; }
+  std::optional<RunOutput> run_pool(heist::Runtime& runtime) override {
+    return RunOutput{count_heist_pool(runtime, n_, cutoff_, seed_depth_, seed_ranks_ == "all")};
+  }
   bool verify(const RunOutput& out) override {
     const std::uint64_t got = out.result.get<std::uint64_t>();
     if (auto expected = reference_solutions(n_)) return got == *expected;
@@ -33,6 +44,8 @@ class NQueensApp final : public App {
  private:
   int n_ = 13;
   int cutoff_ = 0;
+  int seed_depth_ = 3;
+  std::string seed_ranks_ = "0";
   std::optional<std::uint64_t> sequential_;
 };
 

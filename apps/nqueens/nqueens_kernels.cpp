@@ -1,4 +1,5 @@
 #include <array>
+#include <vector>
 
 #include <heist/heist.hpp>
 
@@ -48,6 +49,39 @@ std::uint64_t count_heist(int n, int cutoff) {
                &result);
   heist::wait();
   return result;
+}
+
+namespace {
+// Every placement of the first `depth` rows, in a fixed order.
+void boards_at(const Board& b, std::uint32_t depth, std::vector<Board>& out) {
+  if (b.row == depth || b.row == b.n) {
+    out.push_back(b);
+    return;
+  }
+  std::uint32_t free = ~(b.cols | b.diag_left | b.diag_right) & full_mask(b.n);
+  while (free != 0) {
+    const std::uint32_t bit = free & (0u - free);
+    free ^= bit;
+    boards_at(place(b, bit), depth, out);
+  }
+}
+}  // namespace
+
+std::uint64_t count_heist_pool(heist::Runtime& runtime, int n, int cutoff, int seed_depth, bool all_ranks) {
+  std::vector<Board> boards;
+  boards_at(empty_board(static_cast<std::uint32_t>(n)), static_cast<std::uint32_t>(seed_depth), boards);
+  std::vector<std::uint64_t> counts(boards.size(), 0);
+  const int rank = runtime.rank();
+  const int seeders = all_ranks ? runtime.ranks() : 1;
+  runtime.pool([&] {
+    if (!all_ranks && rank != 0) return;
+    // Seeding rank r takes boards r, r + seeders, ...: independent tasks in the global pool.
+    for (std::size_t i = static_cast<std::size_t>(rank); i < boards.size(); i += static_cast<std::size_t>(seeders))
+      heist::spawn(queens_task, QueensIn{boards[i], static_cast<std::uint32_t>(cutoff)}, &counts[i]);
+  });
+  std::uint64_t mine = 0;
+  for (std::uint64_t c : counts) mine += c;
+  return runtime.sum_over_ranks(mine);
 }
 
 }  // namespace heist::apps::nqueens
