@@ -159,6 +159,10 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     publish_next_ = false;
     deque_.release();
   }
+  if (remote_asked_) {  // a thief of another rank is waiting for this task
+    remote_asked_ = false;
+    poll_remote();
+  }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
   if (at_top_level()) enter_region();
 }

@@ -65,7 +65,12 @@ class Worker : public detail::WorkerCore {
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
                       std::size_t size, std::string_view error);
-  void want_work() noexcept { work_wanted.store(true, std::memory_order_relaxed); }
+  // Another rank found this process's public queue empty: queue the next
+  // spawn and release it at once (end_queue polls right after queueing it).
+  void want_work() noexcept {
+    remote_asked_ = true;
+    work_wanted.store(true, std::memory_order_relaxed);
+  }
   WorkerStats& stats_ref() noexcept { return stats_; }
 
   // ---- spawning (slow paths of the inline templates) ----
@@ -136,7 +141,8 @@ class Worker : public detail::WorkerCore {
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   int poll_interval_;
   int poll_countdown_;
-  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
+  int local_failures_ = 0;
+  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)           // failed steals inside the process since the last remote attempt
   SplitDeque deque_;
   policy::RandomVictims victims_;
   policy::ChunkPolicy chunk_;
