@@ -7,6 +7,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libssl-dev libhwloc-dev
   libtbb-dev clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
+  spin
 )
 missing=()
 for p in "${packages[@]}"; do
