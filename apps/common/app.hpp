@@ -47,6 +47,9 @@ class App {
   virtual RunOutput run_root(heist::Runtime& runtime);
   // Whether `out` is correct (against a reference table or the sequential version).
   virtual bool verify(const RunOutput& out) = 0;
+  // The time the bench runner reports for a run (time_s, times_s) when the
+  // app measures its own (e.g. a mean per operation); nullopt: the run's wall time.
+  virtual std::optional<double> reported_time(const RunOutput&) const { return std::nullopt; }
 };
 
 struct AppEntry {

@@ -1,6 +1,7 @@
 #include "common/app_registry.hpp"
 
 namespace heist::apps {
+namespace stealbench { std::unique_ptr<App> make_stealbench_app(); }
 
 const std::vector<AppEntry>& app_table() {
   static const std::vector<AppEntry> table = {
@@ -12,6 +13,7 @@ const std::vector<AppEntry>& app_table() {
       {"bpc", &bpc::make_bpc_app},
       {"matmul", &matmul::make_matmul_app},
       {"sparselu", &sparselu::make_sparselu_app},
+      {"stealbench", &stealbench::make_stealbench_app},
   };
   return table;
 }
