@@ -4,6 +4,10 @@
 #include "heist/heist.hpp"
 #ifdef HEIST_WITH_MPI
 #include "dist/distributor.hpp"
+#else
+namespace heist::dist {
+class Distributor {};  // built without MPI: Runtime::distributor_ stays null
+}  // namespace heist::dist
 #endif
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
