@@ -50,8 +50,7 @@ Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Sc
 }
 
 Runtime::~Runtime() {
-  scheduler_->attach_remote(nullptr, scheduler_->worker(0).rank());
-  scheduler_.reset();
+  scheduler_.reset();     // joins the workers, which may still read the distributor until then
   distributor_.reset();  // collective: every rank destroys its runtime
   g_scheduler = nullptr;
 }
