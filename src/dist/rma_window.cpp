@@ -109,20 +109,20 @@ std::uint32_t RmaWindow::cas32_sync(int target, MPI_Aint disp, std::uint32_t com
   return old;
 }
 
-void RmaWindow::add(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
+void RmaWindow::accumulate(int target, MPI_Aint disp, std::uint64_t value, MPI_Op op, const char* what,
+                           CommCounters& c) {
   Guard g(*this);
-  check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, MPI_SUM, win_),
-        "MPI_Accumulate(SUM)");
+  check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, op, win_), what);
   ++c.atomics;
   c.bytes += 8;
 }
 
+void RmaWindow::add(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
+  accumulate(target, disp, value, MPI_SUM, "MPI_Accumulate(SUM)", c);
+}
+
 void RmaWindow::replace(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
-  Guard g(*this);
-  check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, MPI_REPLACE, win_),
-        "MPI_Accumulate(REPLACE)");
-  ++c.atomics;
-  c.bytes += 8;
+  accumulate(target, disp, value, MPI_REPLACE, "MPI_Accumulate(REPLACE)", c);
 }
 
 void RmaWindow::put(int target, MPI_Aint disp, const void* data, std::size_t bytes, CommCounters& c) {

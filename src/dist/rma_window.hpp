@@ -80,6 +80,7 @@ class RmaWindow {
  private:
   class Guard;
   void delay() noexcept;
+  void accumulate(int target, MPI_Aint disp, std::uint64_t value, MPI_Op op, const char* what, CommCounters& c);
 
   MPI_Win win_ = MPI_WIN_NULL;
   void* base_ = nullptr;
