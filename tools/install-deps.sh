@@ -8,6 +8,7 @@ packages=(
   libtbb-dev clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
   spin
+  iproute2 iputils-ping
 )
 missing=()
 for p in "${packages[@]}"; do
