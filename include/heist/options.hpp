@@ -75,6 +75,8 @@ struct Options {
   ProgressMode progress = ProgressMode::poll;
   int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
   int progress_interval_us = 100;    // progress thread period
+  int poll_period_us = 20;           // the spawn slow path polls at least this often; inline credits are paced to it
+  int reacquire_delay_us = 100;      // tasks released because another rank asked stay reserved for thieves this long
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
 
