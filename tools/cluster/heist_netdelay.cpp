@@ -17,10 +17,13 @@
 // port; due times never decrease along it). A full output queue drops the
 // frame, as a switch does; TCP retransmits.
 //
-// Timing: the loop sleeps in ppoll() until the next frame is due (timer slack
-// 1 ns) or a frame arrives; it never spins, so it takes no core from the job
-// it shares the machine with. A frame therefore leaves when due plus the
-// kernel's wake-up latency; `heist-cluster ping` measures what results.
+// Timing: no frame leaves before it is due (as with netem). The loop sleeps in
+// ppoll() until the next frame is due (timer slack 1 ns) or a frame arrives,
+// so it takes no core from the job it shares the machine with; a frame then
+// leaves late by the kernel's wake-up latency (tens of microseconds in a
+// loaded VM). With --spin-us S, a frame due within S microseconds is waited
+// for by polling without a timeout instead: precise, at the cost of a core
+// while frames are in flight. `heist-cluster ping` measures the round trip.
 //
 // Single-threaded; no state is shared with anything but the kernel.
 #include <fcntl.h>
@@ -60,6 +63,7 @@ struct Config {
   std::int64_t delay_ns = 0;
   double rate_mbit = 0;  // 0: unlimited
   std::size_t queue_frames = 4096;
+  std::int64_t spin_ns = 0;  // busy-wait instead of sleeping when the next frame is due this soon
 };
 
 struct Frame {
@@ -107,10 +111,13 @@ T parse_number(std::string_view text, T low, T high, const char* flag) {
 
 constexpr const char* kUsage =
     "usage: heist-netdelay --prefix P --ports K [--delay-us D] [--rate-mbit R] [--queue-frames N]\n"
+    "                      [--spin-us S]\n"
     "Creates TAP devices Pt0 .. Pt(K-1) and switches Ethernet frames between them,\n"
     "each delayed by D microseconds (one way; default 0) and, with R > 0, limited to\n"
     "R Mbit/s per link and direction. Prints 'ready' when the devices exist; runs\n"
-    "until SIGTERM or SIGINT, then prints its counters. Needs CAP_NET_ADMIN.\n";
+    "until SIGTERM or SIGINT, then prints its counters. Needs CAP_NET_ADMIN.\n"
+    "With S > 0 it busy-polls (instead of sleeping) when the next frame is due\n"
+    "within S microseconds: exact delays, at the cost of CPU time.\n";
 
 Config parse(int argc, char** argv) {
   Config c;
@@ -127,6 +134,7 @@ Config parse(int argc, char** argv) {
     else if (flag == "--delay-us") c.delay_ns = std::int64_t{parse_number<int>(value, 0, 10'000'000, "--delay-us")} * 1000;
     else if (flag == "--rate-mbit") c.rate_mbit = parse_number<double>(value, 0.0, 1e6, "--rate-mbit");
     else if (flag == "--queue-frames") c.queue_frames = parse_number<std::size_t>(value, 16, 1u << 20, "--queue-frames");
+    else if (flag == "--spin-us") c.spin_ns = std::int64_t{parse_number<int>(value, 0, 1000, "--spin-us")} * 1000;
     else usage_error("unknown option " + std::string(flag));
   }
   if (c.prefix.empty()) usage_error("--prefix is required");
@@ -166,7 +174,8 @@ class Switch {
       timespec wait{};
       const timespec* timeout = nullptr;
       if (due >= 0) {
-        const std::int64_t left = std::max<std::int64_t>(0, due - now_ns());
+        std::int64_t left = std::max<std::int64_t>(0, due - now_ns());
+        if (left <= config_.spin_ns) left = 0;  // poll without sleeping until it is due
         wait = {static_cast<time_t>(left / 1'000'000'000), static_cast<long>(left % 1'000'000'000)};
         timeout = &wait;
       }
@@ -299,8 +308,8 @@ int main(int argc, char** argv) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);  // wake up when the next frame is due, not up to 50 us later
 
   Switch sw(config);
-  std::printf("ready: %d ports, delay %lld us, rate %s\n", config.ports,
-              static_cast<long long>(config.delay_ns / 1000),
+  std::printf("ready: %d ports, delay %lld us, spin %lld us, rate %s\n", config.ports,
+              static_cast<long long>(config.delay_ns / 1000), static_cast<long long>(config.spin_ns / 1000),
               config.rate_mbit > 0 ? (std::to_string(config.rate_mbit) + " Mbit/s").c_str() : "unlimited");
   std::fflush(stdout);
   sw.run(signal_fd);
