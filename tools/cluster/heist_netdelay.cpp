@@ -24,12 +24,16 @@
 // loaded VM). With --spin-us S, a frame due within S microseconds is waited
 // for by polling without a timeout instead: precise, at the cost of a core
 // while frames are in flight. `heist-cluster ping` measures the round trip.
+// The switch runs at real-time priority (SCHED_FIFO, --priority): a frame must
+// not wait for a time slice behind the ranks it connects, which busy-poll in
+// MPI on the same cores (a NIC or netem does not wait for a core either).
 //
 // Single-threaded; no state is shared with anything but the kernel.
 #include <fcntl.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -64,6 +68,7 @@ struct Config {
   double rate_mbit = 0;  // 0: unlimited
   std::size_t queue_frames = 4096;
   std::int64_t spin_ns = 0;  // busy-wait instead of sleeping when the next frame is due this soon
+  int priority = 10;         // SCHED_FIFO priority; 0: the normal scheduler
 };
 
 struct Frame {
@@ -111,13 +116,14 @@ T parse_number(std::string_view text, T low, T high, const char* flag) {
 
 constexpr const char* kUsage =
     "usage: heist-netdelay --prefix P --ports K [--delay-us D] [--rate-mbit R] [--queue-frames N]\n"
-    "                      [--spin-us S]\n"
+    "                      [--spin-us S] [--priority P]\n"
     "Creates TAP devices Pt0 .. Pt(K-1) and switches Ethernet frames between them,\n"
     "each delayed by D microseconds (one way; default 0) and, with R > 0, limited to\n"
     "R Mbit/s per link and direction. Prints 'ready' when the devices exist; runs\n"
     "until SIGTERM or SIGINT, then prints its counters. Needs CAP_NET_ADMIN.\n"
     "With S > 0 it busy-polls (instead of sleeping) when the next frame is due\n"
-    "within S microseconds: exact delays, at the cost of CPU time.\n";
+    "within S microseconds: exact delays, at the cost of CPU time. It runs with\n"
+    "SCHED_FIFO priority P (default 10; 0: normal scheduling).\n";
 
 Config parse(int argc, char** argv) {
   Config c;
@@ -134,6 +140,7 @@ Config parse(int argc, char** argv) {
     else if (flag == "--delay-us") c.delay_ns = std::int64_t{parse_number<int>(value, 0, 10'000'000, "--delay-us")} * 1000;
     else if (flag == "--rate-mbit") c.rate_mbit = parse_number<double>(value, 0.0, 1e6, "--rate-mbit");
     else if (flag == "--queue-frames") c.queue_frames = parse_number<std::size_t>(value, 16, 1u << 20, "--queue-frames");
+    else if (flag == "--priority") c.priority = parse_number<int>(value, 0, 99, "--priority");
     else if (flag == "--spin-us") c.spin_ns = std::int64_t{parse_number<int>(value, 0, 1000, "--spin-us")} * 1000;
     else usage_error("unknown option " + std::string(flag));
   }
@@ -306,6 +313,12 @@ int main(int argc, char** argv) {
   const int signal_fd = signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
   if (signal_fd < 0) system_error("signalfd");
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);  // wake up when the next frame is due, not up to 50 us later
+  if (config.priority > 0) {
+    const sched_param param{config.priority};
+    if (sched_setscheduler(0, SCHED_FIFO, &param) < 0)
+      std::fprintf(stderr, "heist-netdelay: warning: no real-time priority (%s); frames may wait for a time slice\n",
+                   std::strerror(errno));
+  }
 
   Switch sw(config);
   std::printf("ready: %d ports, delay %lld us, spin %lld us, rate %s\n", config.ports,
