@@ -62,18 +62,10 @@ def launch(args, name, app, options):
     return report
 
 
-def counters(report):
-    """The median run's totals over all ranks and workers."""
-    s = report.get("stats", {})
-    return {
-        "remote_steals": s.get("remote_steals", 0),
-        "remote_failed": s.get("remote_failed_steals", 0),
-        "remote_attempts": s.get("remote_steal_attempts", 0),
-        "remote_tasks": s.get("remote_tasks_stolen", 0),
-        "local_steals": s.get("steals", 0),
-        "local_failed": s.get("failed_steals", 0),
-        "executed": [w.get("tasks_executed", 0) for w in s.get("workers", [])],
-    }
+def median_launch(reports):
+    """The launch whose (median) time is the median of the launches'."""
+    ordered = sorted(reports, key=lambda r: r["time_s"])
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def main():
@@ -115,12 +107,12 @@ def main():
 
 
 def print_table(args, configs, results):
-    print(f"{args.ranks_per_host} rank(s) per host x {args.workers} worker(s); medians over "
-          f"{args.rounds} launch(es) x {args.repeat} run(s); steal counts: the median run of each launch, "
-          "median over launches, all ranks")
+    print(f"{args.ranks_per_host} rank(s) per host x {args.workers} worker(s); time: median of "
+          f"{args.rounds} launch(es) x {args.repeat} run(s); counters (all ranks): the median run of the "
+          "median launch; inter-node: steals between hosts (failed_steals_inter_node where heist reports it)")
     print()
     print("| app | hosts | delay (us) | config | time (s) | remote steals | failed remote steals | "
-          "remote attempts | tasks stolen remotely | tasks executed per rank | verified |")
+          "failed inter-node | tasks stolen remotely | tasks executed per rank | verified |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for app in args.app:
         for hosts in args.hosts:
@@ -130,13 +122,17 @@ def print_table(args, configs, results):
                     if not reports:
                         continue
                     times = [t for r in reports for t in r["times_s"]]
-                    c = [counters(r) for r in reports]
-                    med = lambda key: statistics.median(x[key] for x in c)  # noqa: E731
-                    per_rank = per_rank_executed(reports[len(reports) // 2], hosts * args.ranks_per_host)
+                    mid = median_launch(reports)
+                    s = mid.get("stats", {})
+                    inter = s.get("failed_steals_inter_node")
+                    if inter is None and args.ranks_per_host == 1:
+                        inter = s.get("remote_failed_steals", 0)  # one rank per host: every remote steal crosses hosts
+                    per_rank = per_rank_executed(mid, hosts * args.ranks_per_host)
                     verified = all(r["verified"] and r["exit_status"] == 0 for r in reports)
                     print(f"| {app} | {hosts} | {delay} | {config} | {statistics.median(times):.4f} | "
-                          f"{med('remote_steals'):g} | {med('remote_failed'):g} | {med('remote_attempts'):g} | "
-                          f"{med('remote_tasks'):g} | {per_rank} | {'yes' if verified else 'NO'} |")
+                          f"{s.get('remote_steals', 0)} | {s.get('remote_failed_steals', 0)} | "
+                          f"{'?' if inter is None else inter} | {s.get('remote_tasks_stolen', 0)} | {per_rank} | "
+                          f"{'yes' if verified else 'NO'} |")
 
 
 def per_rank_executed(report, ranks):
