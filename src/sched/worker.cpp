@@ -445,7 +445,7 @@ void Worker::run_overflow() {
 }
 
 std::uint32_t Worker::try_steal() {
-  const int victim = victims_.next(rng_);
+  const int victim = victims_.next_local(rng_);
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
   const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
