@@ -79,6 +79,7 @@ double overhead_us(const Options& like, SpawnPolicy policy) {
   o.workers = 1;
   o.mpi = MpiMode::off;
   o.policy = policy;
+  o.trace_file.clear();  // the measured run's trace is not overwritten
   heist::Runtime runtime(o);
   std::vector<double> spawns, calls;
   heist::finish([&] {
