@@ -114,6 +114,12 @@ struct Options {
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
 
+  // ---- trace (Chrome trace-event JSON; src/trace/trace_recorder.hpp) ----
+  std::string trace_file;             // empty: no trace; under mpirun each rank adds ".rank<r>"
+  int trace_min_us = 10;              // task spans shorter than this are not recorded
+  int trace_queue_us = 100;           // queue-length samples at most this often per worker
+  std::size_t trace_max_events = 1000000;  // per worker; later events are dropped (and reported)
+
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.
   static Options from_env();
