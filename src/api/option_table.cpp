@@ -174,6 +174,24 @@ const OptionSpec kTable[] = {
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
      [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
+    {"trace_file", "HEIST_TRACE", "--trace",
+     "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
+     [](const Options& o) { return o.trace_file; },
+     [](Options& o, const std::string& v) { o.trace_file = v; }},
+    {"trace_min_us", "HEIST_TRACE_MIN_US", "--trace-min-us",
+     "trace: task spans shorter than this many microseconds are not recorded",
+     [](const Options& o) { return std::to_string(o.trace_min_us); },
+     [](Options& o, const std::string& v) { o.trace_min_us = parse_int(v, 0, 1 << 30, "--trace-min-us"); }},
+    {"trace_queue_us", "HEIST_TRACE_QUEUE_US", "--trace-queue-us",
+     "trace: a worker samples its queue length at most once per this many microseconds",
+     [](const Options& o) { return std::to_string(o.trace_queue_us); },
+     [](Options& o, const std::string& v) { o.trace_queue_us = parse_int(v, 1, 1 << 30, "--trace-queue-us"); }},
+    {"trace_max_events", "HEIST_TRACE_MAX_EVENTS", "--trace-max-events",
+     "trace: events kept per worker; later ones are dropped and reported",
+     [](const Options& o) { return std::to_string(o.trace_max_events); },
+     [](Options& o, const std::string& v) {
+       o.trace_max_events = parse_int<std::size_t>(v, 1000, std::size_t{1} << 32, "--trace-max-events");
+     }},
 };
 
 }  // namespace

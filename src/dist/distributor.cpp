@@ -197,6 +197,7 @@ std::uint32_t Distributor::steal(sched::Worker& w) {
   const int victim = pick >= rank_ ? pick + 1 : pick;
   ++s.remote_steal_attempts;
   p.buffer.clear();
+  const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
   const std::uint32_t n = protocol_->steal(victim, w.id(), p.buffer, p.comm);
   if (n == 0) {
     ++s.remote_failed_steals;
@@ -205,7 +206,9 @@ std::uint32_t Distributor::steal(sched::Worker& w) {
   p.pending_target = victim;  // the completion add is non-blocking
   ++s.remote_steals;
   s.remote_tasks_stolen += n;
-  return accept(w, p, victim);
+  const std::uint32_t accepted = accept(w, p, victim);
+  if (w.trace()) [[unlikely]] w.trace_steal(traced_from, victim, trace::kPublicQueueTrack, n);
+  return accepted;
 }
 
 std::uint32_t Distributor::accept(sched::Worker& w, PerWorker& p, int from) {

@@ -1,6 +1,7 @@
 #include "sched/scheduler.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -31,6 +32,10 @@ Scheduler::Scheduler(const Options& options)
                           std::to_string(options_.task_input_bytes) +
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
     for (int i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i, options_.workers));
+    if (!options_.trace_file.empty()) {
+      trace_ = std::make_unique<trace::TraceRecorder>(options_, options_.workers);
+      for (int i = 0; i < options_.workers; ++i) workers_[static_cast<std::size_t>(i)]->attach_trace(&trace_->worker(i));
+    }
     workers_[0]->bind();
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
@@ -62,6 +67,13 @@ Scheduler::~Scheduler() {
   threads_.clear();  // joins
   workers_[0]->unbind();
   g_running.store(false, std::memory_order_release);
+  if (trace_) {
+    try {
+      trace_->write(registry_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());  // a destructor: report, do not throw
+    }
+  }
 }
 
 void Scheduler::activate() noexcept {
@@ -87,6 +99,7 @@ void Scheduler::wait_for_activity() const noexcept {
 void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
   remote_ = remote;
   for (auto& w : workers_) w->attach_remote(remote, static_cast<std::uint32_t>(rank));
+  if (trace_) trace_->set_rank(rank);
 }
 
 void Scheduler::quiesce() {

@@ -29,6 +29,7 @@
 #include "heist/stats.hpp"
 #include "platform/native_thread.hpp"
 #include "task/task_registry.hpp"
+#include "trace/trace_recorder.hpp"
 
 namespace heist::sched {
 
@@ -85,6 +86,7 @@ class Scheduler {
   std::atomic<std::uint32_t> epoch_{0};
   std::mutex error_mutex_;
   std::exception_ptr error_;  // guarded by error_mutex_
+  std::unique_ptr<trace::TraceRecorder> trace_;  // --trace: written when the workers have stopped
 };
 
 }  // namespace heist::sched

@@ -182,6 +182,7 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     poll_remote();
   }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
+  if (trace_) [[unlikely]] trace_->queue(platform::now_ns(), deque_.size());
   if (at_top_level()) enter_region();
 }
 
@@ -319,6 +320,7 @@ void Worker::execute(std::byte* slot) {
     return;
   }
   if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);  // a pop freed space: re-evaluate
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
   detail::FrameCore* const saved = this->frame;
@@ -343,6 +345,7 @@ void Worker::execute(std::byte* slot) {
     sched_.record_exception(std::current_exception());
   }
   if (!child.joined_drained()) wait_frame(child);
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, rank_);
   --depth_;
   --level;
   set_frame(saved);
@@ -361,6 +364,7 @@ void Worker::execute_foreign(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
   const task::TaskInfo& entry = sched_.registry()[h.fn_id];  // validated when it arrived
   if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   FinishScope proxy;
   proxy.owner = id_;
@@ -381,6 +385,7 @@ void Worker::execute_foreign(std::byte* slot) {
     if (child.fence) flush_fence(child);
     return child.joined_drained() && proxy.drained_for_owner();
   });
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --depth_;
   --level;
   set_frame(saved);
@@ -445,9 +450,10 @@ void Worker::run_overflow() {
 }
 
 std::uint32_t Worker::try_steal() {
-  const int victim = victims_.next(rng_);
+  const int victim = victims_.next_local(rng_);
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
+  const std::int64_t traced_from = trace_ ? platform::now_ns() : 0;
   const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
@@ -460,6 +466,7 @@ std::uint32_t Worker::try_steal() {
   }
   ++stats_.steals;
   stats_.tasks_stolen += taken;
+  if (trace_) [[unlikely]] trace_steal(traced_from, static_cast<int>(rank_), victim, taken);
   return taken;
 }
 
@@ -673,6 +680,20 @@ void Worker::run_until_stopped() {
     active_ns_ += platform::now_ns() - since;
   }
   unbind();
+}
+
+// ---------------------------------------------------------------- trace (--trace)
+
+std::int64_t Worker::trace_begin() {
+  const std::int64_t now = platform::now_ns();
+  trace_->queue(now, deque_.size());
+  return now;
+}
+
+void Worker::trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken) {
+  const std::int64_t now = platform::now_ns();
+  trace_->steal(from_ns, now, victim_rank, victim_track, taken);
+  trace_->queue(now, deque_.size() + overflow_.size() / sched_.stride());
 }
 
 // ---------------------------------------------------------------- statistics

@@ -30,6 +30,7 @@
 #include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
+#include "trace/worker_trace.hpp"
 
 namespace heist::sched {
 
@@ -74,6 +75,11 @@ class Worker : public detail::WorkerCore {
     work_wanted.store(true, std::memory_order_relaxed);
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
+  // --trace: this worker's events (null when off; only the slow paths test it).
+  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
+  trace::WorkerTrace* trace() const noexcept { return trace_; }
+  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
+  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -136,6 +142,7 @@ class Worker : public detail::WorkerCore {
     frame_level = f->level;
   }
   void park();
+  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0; }
 
   Scheduler& sched_;
@@ -178,6 +185,7 @@ class Worker : public detail::WorkerCore {
   std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
+  trace::WorkerTrace* trace_ = nullptr;
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).
   WorkerStats stats_;
