@@ -62,6 +62,17 @@ struct VictimSpec {
   bool operator==(const VictimSpec&) const = default;
 };
 
+// A user-defined hierarchy inside a process (seed 000 §2.1, taskq_set_*):
+// workers per cache group, per NUMA domain and per socket, worker i in group
+// i / size. A set size is a multiple of every set size below it; 0 = not set
+// (the level groups nothing beyond the level below). Nothing set: detected
+// with hwloc.
+struct HierarchySpec {
+  std::uint32_t workers_per_cache = 0, workers_per_numa = 0, workers_per_socket = 0;
+  bool defined() const noexcept { return workers_per_cache != 0 || workers_per_numa != 0 || workers_per_socket != 0; }
+  bool operator==(const HierarchySpec&) const = default;
+};
+
 // The one-sided steal protocol between processes (seed 001).
 enum class StealProtocolKind {
   sdc,  // Scioto split queues, deferred copies: lock, get, put, unlock, get tasks, completion
@@ -98,6 +109,7 @@ struct Options {
   int max_help_depth = 128;   // nested helping-while-waiting levels before a waiter only runs its own tasks
   std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
   std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
+  HierarchySpec hierarchy{};  // user-defined levels inside a process (default: hwloc)
 
   // ---- between processes (MPI) ----
   MpiMode mpi = MpiMode::automatic;
@@ -111,6 +123,8 @@ struct Options {
   int progress_interval_us = 100;    // progress thread period
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
+  int ranks_per_node = 0;            // virtual nodes of this many consecutive ranks (0: the real nodes, MPI_COMM_TYPE_SHARED)
+  int inter_node_delay_us = 0;       // added before every RMA operation whose target is on another (virtual) node
 
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.
@@ -133,5 +147,10 @@ const char* to_string(MpiMode mode) noexcept;
 const char* to_string(ProgressMode mode) noexcept;
 // Parse "K" (K >= 1) or "half"; throws OptionError.
 ChunkSpec parse_chunk(const std::string& text);
+std::string to_string(const HierarchySpec& hierarchy);
+// Parse "detect", or "cache=N,numa=N,socket=N" (any subset, workers per
+// domain), or "@FILE" holding that text (# starts a comment; commas or
+// whitespace separate items); throws OptionError.
+HierarchySpec parse_hierarchy(const std::string& text);
 
 }  // namespace heist

@@ -11,6 +11,7 @@ namespace heist {
 
 struct WorkerStats {
   std::uint32_t rank = 0;            // process (MPI rank) of this worker
+  std::uint32_t node = 0;            // node (real or virtual) of that process
   std::uint64_t tasks_created = 0;   // spawn/async calls, inlined ones included
   std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", seed 000 Table 1)
   std::uint64_t tasks_executed = 0;  // task bodies run by this worker (inlined included)
@@ -37,6 +38,7 @@ struct WorkerStats {
   std::uint64_t rma_flushes = 0;  // blocking completions (round trips)
   std::uint64_t rma_lazy_flushes = 0;  // deferred completion of non-blocking calls
   std::uint64_t rma_bytes = 0;
+  std::uint64_t rma_inter_node = 0;  // operations whose target is on another (virtual) node
   double time_active_s = 0;  // inside a parallel region (not parked)
   double time_work_s = 0;    // active - search - steal
   double time_search_s = 0;  // looking for work: failed attempts and back-off

@@ -108,6 +108,10 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.seed = parse_int<std::uint64_t>(v, 0, std::uint64_t{1} << 62, "--seed");
      }},
+    {"hierarchy", "HEIST_HIERARCHY", "--hierarchy",
+     "levels inside a process: detect (hwloc), or workers per domain, e.g. cache=2,numa=4,socket=8, or @FILE",
+     [](const Options& o) { return to_string(o.hierarchy); },
+     [](Options& o, const std::string& v) { o.hierarchy = parse_hierarchy(v); }},
     {"mpi", "HEIST_MPI", "--mpi", "use MPI: auto (when launched by mpirun/srun), on, off",
      [](const Options& o) { return std::string(to_string(o.mpi)); },
      [](Options& o, const std::string& v) { o.mpi = parse_choice(v, "--mpi", {MpiMode::automatic, MpiMode::on, MpiMode::off}); }},
@@ -164,6 +168,16 @@ const OptionSpec kTable[] = {
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
      [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
+    {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
+     "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
+     [](const Options& o) { return std::to_string(o.ranks_per_node); },
+     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }},
+    {"inter_node_delay_us", "HEIST_INTER_NODE_DELAY_US", "--inter-node-delay-us",
+     "microseconds added before every RMA operation whose target is on another (virtual) node",
+     [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.inter_node_delay_us = parse_int(v, 0, 1000000, "--inter-node-delay-us");
+     }},
 };
 
 }  // namespace

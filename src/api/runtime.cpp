@@ -147,6 +147,7 @@ WorkerStats RunStats::total() const {
     t.rma_flushes += w.rma_flushes;
     t.rma_lazy_flushes += w.rma_lazy_flushes;
     t.rma_bytes += w.rma_bytes;
+    t.rma_inter_node += w.rma_inter_node;
     t.time_active_s += w.time_active_s;
     t.time_work_s += w.time_work_s;
     t.time_search_s += w.time_search_s;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "dist/machine_map.hpp"
 #include "dist/sdc_queue.hpp"
 #include "dist/sws_queue.hpp"
 #include "platform/timer.hpp"
@@ -61,6 +62,17 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
     per_worker_[i].buffer.reserve(stride_ * 64);
   }
   check_same_program(session);
+  // The machine: nodes (real or virtual), every rank's workers, the delay
+  // before operations that cross a node boundary.
+  nodes_ = node_of_ranks(comm_, o.ranks_per_node);
+  std::vector<char> far(static_cast<std::size_t>(ranks_));
+  for (int r = 0; r < ranks_; ++r)
+    far[static_cast<std::size_t>(r)] = nodes_[static_cast<std::size_t>(r)] != nodes_[static_cast<std::size_t>(rank_)];
+  window_.set_inter_node_delay(std::move(far), o.inter_node_delay_us);
+  const std::vector<sched::RankSites> sites = gather_sites(comm_, scheduler.sites(), nodes_);
+  int base = 0;
+  for (int r = 0; r < rank_; ++r) base += static_cast<int>(sites[static_cast<std::size_t>(r)].workers.size());
+  scheduler.set_topology(sched::build_topology(sites), base);
   if (o.progress == ProgressMode::thread) progress_ = std::thread([this] { progress_loop(); });
 }
 
@@ -75,18 +87,21 @@ void Distributor::check_same_program(MpiSession& session) {
   // What every rank must agree on: the task registry (ids name the same
   // functions) and the options that shape the window and the slots.
   const Options& o = sched_.options();
-  const std::uint64_t mine[4] = {sched_.registry().hash(), stride_,
-                                 (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots,
-                                 static_cast<std::uint64_t>(o.protocol)};
-  std::vector<std::uint64_t> all(4 * static_cast<std::size_t>(ranks_));
-  check(MPI_Allgather(mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, session.comm()), "MPI_Allgather (start-up check)");
-  static const char* const what[4] = {"task registry (a different binary, or tasks registered in another order)",
-                                      "task slot size (--task-input-bytes)",
-                                      "public queue or inbox size (--public-queue-slots, --inbox-slots)",
-                                      "steal protocol (--protocol)"};
+  constexpr int kChecks = 5;
+  const std::uint64_t mine[kChecks] = {sched_.registry().hash(), stride_,
+                                       (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots,
+                                       static_cast<std::uint64_t>(o.protocol),
+                                       static_cast<std::uint64_t>(o.ranks_per_node)};
+  std::vector<std::uint64_t> all(kChecks * static_cast<std::size_t>(ranks_));
+  check(MPI_Allgather(mine, kChecks, MPI_UINT64_T, all.data(), kChecks, MPI_UINT64_T, session.comm()),
+        "MPI_Allgather (start-up check)");
+  static const char* const what[kChecks] = {
+      "task registry (a different binary, or tasks registered in another order)",
+      "task slot size (--task-input-bytes)", "public queue or inbox size (--public-queue-slots, --inbox-slots)",
+      "steal protocol (--protocol)", "virtual nodes (--ranks-per-node)"};
   for (int r = 1; r < ranks_; ++r)
-    for (int k = 0; k < 4; ++k)
-      if (all[static_cast<std::size_t>(r) * 4 + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])
+    for (int k = 0; k < kChecks; ++k)
+      if (all[static_cast<std::size_t>(r) * kChecks + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])
         throw DistError("heist: rank " + std::to_string(r) + " differs from rank 0 in its " + what[k] +
                         "; every rank must run the same program with the same options");
 }
@@ -250,6 +265,7 @@ void Distributor::add_counters(RunStats& stats) const {
   for (std::size_t i = 0; i < stats.workers.size() && i < per_worker_.size(); ++i) {
     per_worker_[i].comm.add_to(stats.workers[i]);
     stats.workers[i].rank = static_cast<std::uint32_t>(rank_);
+    stats.workers[i].node = static_cast<std::uint32_t>(nodes_[static_cast<std::size_t>(rank_)]);
   }
   if (!stats.workers.empty()) progress_comm_.add_to(stats.workers[0]);
 }

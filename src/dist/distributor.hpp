@@ -58,6 +58,7 @@ class Distributor final : public sched::RemoteWork {
   int rank() const noexcept { return rank_; }
   int ranks() const noexcept { return ranks_; }
   int window_model() const noexcept { return window_.model(); }
+  int node_of(int rank) const noexcept { return nodes_[static_cast<std::size_t>(rank)]; }
 
   // ---- regions (worker 0's thread) ----
   void begin_region();
@@ -99,6 +100,7 @@ class Distributor final : public sched::RemoteWork {
   MPI_Comm comm_;
   int rank_;
   int ranks_;
+  std::vector<int> nodes_;  // [rank]: its node (real or virtual)
   std::size_t stride_;
   WindowLayout layout_;
   RmaWindow window_;

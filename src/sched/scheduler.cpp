@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "sched/placement.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
 
@@ -15,14 +16,23 @@ namespace {
 std::atomic<bool> g_running{false};  // one runtime per process at a time
 }  // namespace
 
+namespace {
+int worker_count(const Options& options) {
+  return options.workers != 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+}  // namespace
+
 Scheduler::Scheduler(const Options& options)
-    : options_(options), registry_(task::TaskRegistry::global()) {
+    : options_(options),
+      registry_(task::TaskRegistry::global()),
+      sites_(platform::process_sites(options, worker_count(options))),
+      topology_(build_topology({RankSites{sites_.workers, 0}})) {
   options_.validate();
   if (detail::tls_worker != nullptr) throw std::logic_error("heist: this thread already runs a heist runtime");
   if (g_running.exchange(true, std::memory_order_acq_rel))
     throw std::logic_error("heist: only one heist::Runtime may exist at a time");
   try {
-    if (options_.workers == 0) options_.workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    options_.workers = worker_count(options_);
     stride_ = task::slot_stride(options_.task_input_bytes);
     for (std::uint32_t id = 0; id < registry_.size(); ++id)
       if (registry_[id].in_size > options_.task_input_bytes)
@@ -87,6 +97,11 @@ void Scheduler::wait_for_activity() const noexcept {
 void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
   remote_ = remote;
   for (auto& w : workers_) w->attach_remote(remote, static_cast<std::uint32_t>(rank));
+}
+
+void Scheduler::set_topology(policy::Topology topology, int place_base) {
+  topology_ = std::move(topology);
+  place_base_ = place_base;
 }
 
 void Scheduler::quiesce() {

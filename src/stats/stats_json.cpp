@@ -11,13 +11,14 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"acquires", w.acquires},           {"max_queue", w.max_queue},
       {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
       {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
-      {"rank", w.rank},
+      {"rank", w.rank},                   {"node", w.node},
       {"remote_steal_attempts", w.remote_steal_attempts}, {"remote_steals", w.remote_steals},
       {"remote_failed_steals", w.remote_failed_steals},   {"remote_tasks_stolen", w.remote_tasks_stolen},
       {"public_releases", w.public_releases},             {"public_acquires", w.public_acquires},
       {"completions_sent", w.completions_sent},           {"completions_applied", w.completions_applied},
       {"rma", {{"atomics", w.rma_atomics}, {"gets", w.rma_gets}, {"puts", w.rma_puts},
-               {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes}}},
+               {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes},
+               {"inter_node", w.rma_inter_node}}},
   };
 }
 

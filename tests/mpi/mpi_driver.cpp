@@ -123,8 +123,30 @@ struct Settings {
   std::uint32_t spin = 2000;
   int trees = 3;
   int seed_rank = -1;  // pool: -1 every rank seeds
+  int expect_nodes = 0;  // tree: check the statistics' nodes (consecutive ranks) and inter-node RMA
   double long_s = 1.5;
 };
+
+// Nodes as --ranks-per-node made them: `nodes` groups of consecutive ranks.
+// Every rank reports the end of each region to rank 0, so ranks of another
+// node made inter-node RMA operations exactly when there is more than one node.
+bool check_nodes(const heist::RunStats& stats, int ranks, int nodes) {
+  bool ok = true;
+  for (const heist::WorkerStats& w : stats.workers) {
+    const std::uint32_t want = w.rank / static_cast<std::uint32_t>(ranks / nodes);
+    if (w.node != want) {
+      std::printf("rank %u: node %u, expected %u\n", w.rank, w.node, want);
+      ok = false;
+    }
+  }
+  const std::uint64_t far = stats.total().rma_inter_node;
+  std::printf("RMA operations across nodes: %llu\n", static_cast<unsigned long long>(far));
+  if ((far > 0) != (nodes > 1)) {
+    std::printf("expected %s inter-node RMA operations with %d node(s)\n", nodes > 1 ? "some" : "no", nodes);
+    ok = false;
+  }
+  return ok;
+}
 
 int run_tree(Settings& s) {
   heist::Runtime rt(s.options);
@@ -152,6 +174,7 @@ int run_tree(Settings& s) {
                 static_cast<unsigned long long>(total.remote_steals),
                 static_cast<unsigned long long>(total.remote_steal_attempts),
                 static_cast<unsigned long long>(total.completions_sent));
+    if (s.expect_nodes > 0) ok = check_nodes(stats, rt.ranks(), s.expect_nodes) && ok;
   }
   return rt.rank() == 0 && !ok ? 1 : 0;
 }
@@ -251,6 +274,7 @@ int main(int argc, char** argv) {
   app.add_option("--trees", s.trees);
   app.add_option("--seed-rank", s.seed_rank);
   app.add_option("--long-s", s.long_s);
+  app.add_option("--expect-nodes", s.expect_nodes);
   int rc = 0;
   app.add_subcommand("tree")->callback([&] { rc = run_tree(s); });
   app.add_subcommand("pool")->callback([&] { rc = run_pool(s); });
