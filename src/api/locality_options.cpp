@@ -1,5 +1,6 @@
-// Text forms of the locality options (include/heist/options.hpp): the
-// user-defined hierarchy. Every parser throws OptionError naming its flag.
+// Text forms of the locality options (include/heist/options.hpp): chunks per
+// level, victim selection, balancing, the user-defined hierarchy. Every
+// parser throws OptionError naming its flag.
 #include <charconv>
 #include <cstdint>
 #include <fstream>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "heist/options.hpp"
+#include "policy/topology.hpp"
 
 namespace heist {
 
@@ -52,7 +54,110 @@ std::string read_spec_file(const std::string& path, const char* flag) {
   return text;
 }
 
+// A level named in an option: cache .. machine (the worker level has no victims).
+int level_index(const std::string& name, const char* flag) {
+  for (int l = 1; l < kHierarchyLevels; ++l)
+    if (name == policy::to_string(policy::level_at(l))) return l;
+  throw OptionError(std::string(flag) + ": unknown level '" + name + "' (cache, numa, socket, process, node, machine)");
+}
+
+std::string chunk_value(std::uint32_t v) { return v == ChunkSpec::kHalf ? "half" : std::to_string(v); }
+
 }  // namespace
+
+// ---------------------------------------------------------------- chunks
+
+std::string to_string(const ChunkSpec& chunk) {
+  switch (chunk.kind) {
+    case ChunkSpec::Kind::fixed: return std::to_string(chunk.k);
+    case ChunkSpec::Kind::half: return "half";
+    case ChunkSpec::Kind::hcs: break;
+  }
+  std::string out = "hcs:" + std::to_string(chunk.k);
+  for (int l = 1; l < kHierarchyLevels; ++l) {
+    const std::uint32_t v = chunk.levels[static_cast<std::size_t>(l)];
+    if (v == 0) continue;
+    out += ',';
+    out += policy::to_string(policy::level_at(l));
+    out += '=';
+    out += chunk_value(v);
+  }
+  return out;
+}
+
+ChunkSpec parse_chunk(const std::string& text) {
+  constexpr const char* flag = "--chunk";
+  ChunkSpec c;
+  if (text == "half") {
+    c.kind = ChunkSpec::Kind::half;
+    c.k = 0;
+    return c;
+  }
+  if (text.rfind("hcs", 0) != 0) {
+    c.k = parse_count(text, flag, "chunk");
+    return c;
+  }
+  c.kind = ChunkSpec::Kind::hcs;
+  if (text == "hcs") return c;
+  if (text[3] != ':' || text.size() == 4)
+    throw OptionError(std::string(flag) + ": '" + text + "' is not hcs[:K][,LEVEL=K|half]...");
+  std::string rest = text.substr(4);
+  // A leading count (no '=') is K, the chunk inside a node.
+  const std::size_t comma = rest.find(',');
+  const std::string first = rest.substr(0, comma);
+  if (!first.empty() && first.find('=') == std::string::npos) {
+    c.k = parse_count(first, flag, "hcs chunk");
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+  }
+  for (const auto& [level, value] : items(rest, flag))
+    c.levels[static_cast<std::size_t>(level_index(level, flag))] =
+        value == "half" ? ChunkSpec::kHalf : parse_count(value, flag, "chunk at " + level);
+  return c;
+}
+
+// ---------------------------------------------------------------- victims
+
+const char* to_string(VictimSpec::Kind kind) noexcept {
+  switch (kind) {
+    case VictimSpec::Kind::random: return "random";
+    case VictimSpec::Kind::hvs: return "hvs";
+    case VictimSpec::Kind::success_only: return "success-only";
+  }
+  return "?";
+}
+
+std::string to_string(const HvsCounts& counts) {
+  std::string out;
+  for (int l = 1; l < kHierarchyLevels; ++l) {
+    const std::uint32_t v = counts.attempts[static_cast<std::size_t>(l)];
+    if (v == 0) continue;
+    if (!out.empty()) out += ',';
+    out += policy::to_string(policy::level_at(l));
+    out += '=';
+    out += std::to_string(v);
+  }
+  return out.empty() ? "default" : out;
+}
+
+HvsCounts parse_hvs_counts(const std::string& text) {
+  constexpr const char* flag = "--hvs-attempts";
+  HvsCounts counts;
+  if (text == "default") return counts;
+  const auto parsed = items(text, flag);
+  if (parsed.empty()) throw OptionError(std::string(flag) + ": '" + text + "' names no level");
+  for (const auto& [level, value] : parsed)
+    counts.attempts[static_cast<std::size_t>(level_index(level, flag))] =
+        parse_count(value, flag, "attempts at " + level);
+  return counts;
+}
+
+const char* to_string(BalanceMode mode) noexcept { return mode == BalanceMode::push ? "push" : "steal"; }
+
+const char* to_string(RemoteStealMode mode) noexcept {
+  return mode == RemoteStealMode::sequential ? "sequential" : "parallel";
+}
+
+// ---------------------------------------------------------------- hierarchy
 
 std::string to_string(const HierarchySpec& h) {
   if (!h.defined()) return "detect";

@@ -26,7 +26,8 @@ Scheduler::Scheduler(const Options& options)
     : options_(options),
       registry_(task::TaskRegistry::global()),
       sites_(platform::process_sites(options, worker_count(options))),
-      topology_(build_topology({RankSites{sites_.workers, 0}})) {
+      process_topology_(build_topology({RankSites{sites_.workers, 0}})),
+      topology_(process_topology_) {
   options_.validate();
   if (detail::tls_worker != nullptr) throw std::logic_error("heist: this thread already runs a heist runtime");
   if (g_running.exchange(true, std::memory_order_acq_rel))
@@ -40,7 +41,10 @@ Scheduler::Scheduler(const Options& options)
                           " input bytes, more than the task slot holds (" +
                           std::to_string(options_.task_input_bytes) +
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
-    for (int i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i, options_.workers));
+    for (int i = 0; i < options_.workers; ++i) {
+      workers_.push_back(std::make_unique<Worker>(*this, i));
+      workers_.back()->set_places(process_topology_, 0);
+    }
     workers_[0]->bind();
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
@@ -102,6 +106,10 @@ void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
 void Scheduler::set_topology(policy::Topology topology, int place_base) {
   topology_ = std::move(topology);
   place_base_ = place_base;
+  // --balance push: tasks move between processes by push only; workers
+  // steal inside their process (process_topology_, set at construction).
+  if (options_.balance == BalanceMode::push) return;
+  for (auto& w : workers_) w->set_places(topology_, place_base_);
 }
 
 void Scheduler::quiesce() {

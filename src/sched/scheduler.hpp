@@ -89,7 +89,8 @@ class Scheduler {
   task::TaskRegistry& registry_;
   std::size_t stride_;
   platform::ProcessSites sites_;
-  policy::Topology topology_;
+  policy::Topology process_topology_;  // this process's workers alone
+  policy::Topology topology_;          // the machine (every rank's workers; set_topology)
   int place_base_ = 0;
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<platform::NativeThread>> threads_;
