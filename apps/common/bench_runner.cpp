@@ -76,6 +76,16 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
                   rma["bytes"].get<unsigned long long>());
     out << line;
   }
+  // Steals by hierarchy level: successes/attempts (tasks).
+  std::string by_level;
+  for (const auto& [level, l] : s["levels"].items()) {
+    if (l["attempts"].get<unsigned long long>() == 0 && l["successes"].get<unsigned long long>() == 0) continue;
+    std::snprintf(line, sizeof line, "  %s %llu/%llu (%llu tasks)", level.c_str(), l["successes"].get<unsigned long long>(),
+                  l["attempts"].get<unsigned long long>(), l["tasks"].get<unsigned long long>());
+    by_level += line;
+  }
+  if (!by_level.empty())
+    out << "steals by level:" << by_level << "; failed inter-node " << s["failed_steals_inter_node"].dump() << "\n";
   // Per-worker time breakdown, after seed 004's per-rank figure.
   out << "rank worker      work_s    search_s     steal_s   executed     stolen  r-stolen\n";
   int id = 0;
@@ -148,10 +158,22 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
     params["policy"] = to_string(runtime_options.policy);
     params["queue_bound"] = runtime_options.queue_bound;
     params["chunk"] = to_string(runtime_options.chunk);
+    params["victim"] = to_string(runtime_options.victim.kind);
+    params["hvs_attempts"] = to_string(runtime_options.victim.hvs);
+    params["hierarchy"] = to_string(runtime_options.hierarchy);
     params["mode"] = settings.mode == RunMode::pool ? "pool" : "root";
     if (ranks > 1) {
       params["protocol"] = to_string(runtime_options.protocol);
-      params["remote_chunk"] = to_string(runtime_options.remote_chunk);
+      params["balance"] = to_string(runtime_options.balance);
+      params["remote_steal"] = to_string(runtime_options.remote_steal);
+      params["ranks_per_node"] = runtime_options.ranks_per_node;
+      params["inter_node_delay_us"] = runtime_options.inter_node_delay_us;
+      if (runtime_options.balance == BalanceMode::push) {
+        const PushOptions& push = runtime_options.push;
+        params["push"] = {{"min_tasks", push.min_tasks},   {"min_imbalance", push.min_imbalance},
+                          {"min_ratio", push.min_ratio},   {"share", push.share},
+                          {"max_tasks", push.max_tasks},   {"interval_us", push.interval_us}};
+      }
     }
   }
   report["params"] = params;

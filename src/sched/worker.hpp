@@ -38,7 +38,7 @@ class Scheduler;
 
 class Worker : public detail::WorkerCore {
  public:
-  Worker(Scheduler& scheduler, int id, int workers);
+  Worker(Scheduler& scheduler, int id);
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -80,6 +80,13 @@ class Worker : public detail::WorkerCore {
   trace::WorkerTrace* trace() const noexcept { return trace_; }
   // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
   void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
+
+  // Owner thread: the worker is looking for work (its load is its queue alone).
+  bool searching() const noexcept { return searching_; }
+
+  // The machine this worker steals in, and its place there: the victim
+  // policy (Options::victim) is made for it. Before the first region.
+  void set_places(const policy::Topology& topology, int place_base);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -128,6 +135,8 @@ class Worker : public detail::WorkerCore {
   void leave_region();
   void release_dependents(detail::SyncNode* node);
   std::uint32_t try_steal();
+  std::uint32_t steal_local(int victim, policy::Level level);
+  void request_across();
   void run_overflow();
   template <class Call>
   void run_inline(Call&& call);
@@ -166,7 +175,11 @@ class Worker : public detail::WorkerCore {
   std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
   bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
-  policy::RandomVictims victims_;
+  const policy::Topology* topology_ = nullptr;
+  int place_base_ = 0;                                // place of this process's worker 0
+  std::unique_ptr<policy::VictimPolicy> victims_;     // null: no other place to steal from
+  policy::SuccessOnlyVictims* success_only_ = nullptr;  // victims_, when it is that policy
+  bool searching_ = false;
   policy::ChunkPolicy chunk_;
   policy::SpawnDecider decider_;
   platform::Rng rng_;
@@ -195,6 +208,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t granted_ = 0;         // credits of the last grant (see grant())
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
+  std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
 };
 
 }  // namespace heist::sched
