@@ -11,7 +11,8 @@ so that a slow period of a shared machine hits them all alike.
 Example (the benchmark of docs/results/cluster.md):
   tools/cluster/cluster_bench.py --hosts 2 --delays 0 20 100 --repeat 7 \\
       --app "uts --tree T1" --app "nqueens --n 13" \\
-      --config "random+half=--victim random --remote-chunk half" ...
+      --config "random+half=--victim random --chunk half" --config "hvs+hcs=--victim hvs --chunk hcs" \\
+      --config "success-only=--victim success-only"
 """
 import argparse
 import json
@@ -109,11 +110,11 @@ def main():
 def print_table(args, configs, results):
     print(f"{args.ranks_per_host} rank(s) per host x {args.workers} worker(s); time: median of "
           f"{args.rounds} launch(es) x {args.repeat} run(s); counters (all ranks): the median run of the "
-          "median launch; inter-node: steals between hosts (failed_steals_inter_node where heist reports it)")
+          "median launch; inter-node: between hosts (stats.levels.machine)")
     print()
     print("| app | hosts | delay (us) | config | time (s) | remote steals | failed remote steals | "
-          "failed inter-node | tasks stolen remotely | tasks executed per rank | verified |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "inter-node steals | failed inter-node | tasks stolen across nodes | tasks executed per rank | verified |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for app in args.app:
         for hosts in args.hosts:
             for delay in args.delays:
@@ -124,15 +125,13 @@ def print_table(args, configs, results):
                     times = [t for r in reports for t in r["times_s"]]
                     mid = median_launch(reports)
                     s = mid.get("stats", {})
-                    inter = s.get("failed_steals_inter_node")
-                    if inter is None and args.ranks_per_host == 1:
-                        inter = s.get("remote_failed_steals", 0)  # one rank per host: every remote steal crosses hosts
+                    machine = s.get("levels", {}).get("machine", {})
                     per_rank = per_rank_executed(mid, hosts * args.ranks_per_host)
                     verified = all(r["verified"] and r["exit_status"] == 0 for r in reports)
                     print(f"| {app} | {hosts} | {delay} | {config} | {statistics.median(times):.4f} | "
                           f"{s.get('remote_steals', 0)} | {s.get('remote_failed_steals', 0)} | "
-                          f"{'?' if inter is None else inter} | {s.get('remote_tasks_stolen', 0)} | {per_rank} | "
-                          f"{'yes' if verified else 'NO'} |")
+                          f"{machine.get('successes', '?')} | {s.get('failed_steals_inter_node', '?')} | "
+                          f"{machine.get('tasks', '?')} | {per_rank} | {'yes' if verified else 'NO'} |")
 
 
 def per_rank_executed(report, ranks):
