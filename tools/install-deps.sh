@@ -8,6 +8,7 @@ packages=(
   libtbb-dev clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
   spin
+  python3-pandas python3-tqdm python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -151,6 +151,7 @@ WorkerStats RunStats::total() const {
     t.time_work_s += w.time_work_s;
     t.time_search_s += w.time_search_s;
     t.time_steal_s += w.time_steal_s;
+    t.time_comm_s += w.time_comm_s;
   }
   return t;
 }

@@ -180,6 +180,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t granted_ = 0;         // credits of the last grant (see grant())
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
+  std::int64_t comm_ns_ = 0;  // polls between tasks and completions sent (WorkerStats::time_comm_s)
 };
 
 }  // namespace heist::sched

@@ -3,7 +3,7 @@
 contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
-  check_bench_json.py [--expect-result N] [--expect-workers W] -- CMD...
+  check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T] -- CMD...
 """
 import json
 import subprocess
@@ -11,7 +11,7 @@ import sys
 
 REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "result", "verified"]
 STATS = ["tasks_created", "tasks_executed", "tasks_inlined", "steals", "steal_attempts", "failed_steals"]
-PER_WORKER = ["time_work_s", "time_search_s", "time_steal_s"]
+PER_WORKER = ["time_work_s", "time_search_s", "time_steal_s", "time_comm_s"]
 TABLE1 = ["tasks_created", "avg_task_time_us", "task_io", "task_creation_overhead_us", "inline_spawn_overhead_us",
           "steals", "tasks_serialized", "tasks_serialized_share"]
 
@@ -64,6 +64,8 @@ def main():
         fail(f"result {report['result']} != {expect['--expect-result']}")
     if "--expect-workers" in expect and report["workers"] != int(expect["--expect-workers"]):
         fail(f"workers {report['workers']} != {expect['--expect-workers']}")
+    if "--expect-ranks" in expect and report["ranks"] != int(expect["--expect-ranks"]):
+        fail(f"ranks {report['ranks']} != {expect['--expect-ranks']}")
     if report.get("impl") == "heist":
         stats = report["stats"]
         for key in STATS:
@@ -73,8 +75,8 @@ def main():
             fail("tasks_created != tasks_executed")
         if stats["steal_attempts"] != stats["steals"] + stats["failed_steals"]:
             fail("steal_attempts != steals + failed_steals")
-        if len(stats["workers"]) != report["workers"]:
-            fail("one stats.workers entry per worker expected")
+        if len(stats["workers"]) != report["workers"] * report["ranks"]:
+            fail("one stats.workers entry per worker of every rank expected")
         for w in stats["workers"]:
             for key in PER_WORKER:
                 if key not in w:
