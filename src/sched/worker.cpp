@@ -398,15 +398,11 @@ void Worker::execute_foreign(std::byte* slot) {
 
 void Worker::poll_remote() {
   poll_countdown_ = poll_interval_;
-<<<<<<< HEAD
-  if (!remote_->region_active()) return;
   const std::int64_t start = platform::now_ns();
+  last_poll_ns_ = start;
+  if (!remote_->region_active()) return;
   remote_->poll(*this);
   comm_ns_ += platform::now_ns() - start;
-=======
-  last_poll_ns_ = platform::now_ns();
-  if (remote_->region_active()) remote_->poll(*this);
->>>>>>> main
 }
 
 void Worker::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes, std::size_t size,
