@@ -206,9 +206,10 @@ def plot_queue(path, out):
         sys.exit("plot: the trace has no queue-length samples")
     t0 = min(e["ts"] for e in events)
     fig, ax = plt.subplots(figsize=(8, 3.5))
-    for name in sorted({e["name"] for e in events}):
-        s = sorted((e["ts"], e["args"]["tasks"]) for e in events if e["name"] == name)
-        ax.step([(t - t0) / 1000 for t, _ in s], [v for _, v in s], where="post", label=name.replace("queue length, ", ""))
+    for pid, name in sorted({(e["pid"], e["name"]) for e in events}):
+        s = sorted((e["ts"], e["args"]["tasks"]) for e in events if e["name"] == name and e["pid"] == pid)
+        ax.step([(t - t0) / 1000 for t, _ in s], [v for _, v in s], where="post",
+                label=f"rank {pid}, " + name.replace("queue length, ", ""))
     ax.set_xlabel("time (ms)")
     ax.set_ylabel("tasks in the queue")
     ax.set_title("queue length over time (sampled)")
@@ -253,11 +254,12 @@ def plot_timeline(path, out, start_ms=None, span_ms=None):
     handles.append(plt.Line2D([0], [0], color="crimson", marker=">", lw=0.8))
     ax.legend(handles, list(names) + ["steal (victim -> thief)"], fontsize=7, loc="upper right")
     ax.set_title(f"{path}: task spans and steals")
-    for name in sorted({e["name"] for e in events if e["ph"] == "C"}):
+    for pid, name in sorted({(e["pid"], e["name"]) for e in events if e["ph"] == "C"}):
         s = sorted((e["ts"], e["args"]["tasks"]) for e in events if e["ph"] == "C" and e["name"] == name
-                   and lo <= e["ts"] <= hi)
+                   and e["pid"] == pid and lo <= e["ts"] <= hi)
         if s:
-            axq.step([(t - t0) / 1000 for t, _ in s], [v for _, v in s], where="post", label=name)
+            axq.step([(t - t0) / 1000 for t, _ in s], [v for _, v in s], where="post",
+                     label=f"rank {pid}, " + name.replace("queue length, ", ""))
     axq.set_ylabel("queue length")
     axq.set_xlabel("time (ms)")
     axq.legend(fontsize=7)
