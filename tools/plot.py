@@ -49,6 +49,14 @@ def subplots(n, width=4.2, height=3.4):
     return fig, list(axes.flat[:n])
 
 
+_COLORS = {}
+
+
+def color_of(label):
+    """One colour per series label across every subplot."""
+    return _COLORS.setdefault(label, plt.get_cmap("tab10")(len(_COLORS) % 10))
+
+
 def seq_time(df, case):
     seq = df[(df["case"] == case) & (df["impl"] == "seq")]
     return seq["time_s"].median() if len(seq) else None
@@ -70,7 +78,7 @@ def plot_speedup(df, out):
             if ranks_gt1:
                 label += f", ranks x 1 worker, {protocol.upper()}" if (g["workers"] == 1).all() else f", ranks, {protocol}"
             g = g.assign(x=x).groupby("x")["time_s"].median()
-            ax.plot(g.index, tseq / g.values, marker="o", label=label)
+            ax.plot(g.index, tseq / g.values, marker="o", label=label, color=color_of(label))
             top = max(top, g.index.max())
         ax.plot([1, top], [1, top], ls=":", color="grey", label="ideal")
         ax.set_title(case, fontsize=9)
