@@ -135,6 +135,7 @@ def plot_policies(df, out):
     ax.set_xticklabels(cases, rotation=20, ha="right", fontsize=7)
     ax.set_ylabel("time / sequential time" if all(seq_time(df, c) for c in cases) else "time (s)")
     ax.axhline(0.5, ls=":", color="grey")
+    ax.set_yscale("log")  # fib's help-first is ~100x its sequential time; sor's ~0.5x
     ax.set_title(f"spawn policies, {int(sub['workers'].max())} workers (lower is better; dotted: ideal)")
     ax.legend(fontsize=8)
     fig.tight_layout()
