@@ -10,7 +10,7 @@
   tools/plot.py timeline  TRACE -o trace.png     the trace's timeline: task spans, steals, queue lengths
   tools/plot.py table1    CSV [-o table1.md]     seed 000 Table 1 as a Markdown table
 
-Only verified rows are plotted.
+Only verified rows are plotted; --label LABEL keeps one grid of a sweep.
 """
 import argparse
 import json
@@ -304,6 +304,7 @@ def main():
     parser.add_argument("-o", "--output", help="PNG (or .md for table1)")
     parser.add_argument("--start-ms", type=float, help="timeline: first millisecond shown")
     parser.add_argument("--span-ms", type=float, help="timeline: milliseconds shown")
+    parser.add_argument("--label", help="CSV plots: only rows with this sweep label (and the seq rows)")
     args = parser.parse_args()
     if args.kind in ("queue", "timeline"):
         if not args.output:
@@ -314,6 +315,8 @@ def main():
             plot_timeline(args.input, args.output, args.start_ms, args.span_ms)
         return
     df = load(args.input)
+    if args.label:
+        df = df[(df["label"] == args.label) | (df["impl"] == "seq")]
     if args.kind == "table1":
         return table1(df, args.output)
     if not args.output:
