@@ -9,6 +9,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   spin
   iproute2 iputils-ping
+  python3-pandas python3-tqdm python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

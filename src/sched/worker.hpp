@@ -209,6 +209,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
   std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
+  std::int64_t comm_ns_ = 0;  // polls between tasks and completions sent (WorkerStats::time_comm_s)
 };
 
 }  // namespace heist::sched
