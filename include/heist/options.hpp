@@ -49,6 +49,15 @@ enum class ProgressMode {
   none,    // only idle workers poll
 };
 
+// Fault injection (--kill-rank-after-ms R:MS): rank `rank` kills itself with
+// SIGKILL `after_ms` milliseconds after its Runtime started (if the run is
+// still going), to test that a dead rank ends the whole job.
+struct FaultInjection {
+  int rank = -1;  // -1: off
+  int after_ms = 0;
+  friend bool operator==(const FaultInjection&, const FaultInjection&) = default;
+};
+
 struct Options {
   int workers = 0;  // worker threads in this process, the calling thread included; 0 = one per core
   SpawnPolicy policy = SpawnPolicy::bounded;
@@ -77,6 +86,7 @@ struct Options {
   int progress_interval_us = 100;    // progress thread period
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
+  FaultInjection kill_rank{};        // debug: rank kill_rank.rank SIGKILLs itself after .after_ms
 
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.
@@ -97,7 +107,10 @@ SpawnPolicy parse_spawn_policy(const std::string& text);
 const char* to_string(StealProtocolKind protocol) noexcept;
 const char* to_string(MpiMode mode) noexcept;
 const char* to_string(ProgressMode mode) noexcept;
-// Parse "K" (K >= 1) or "half"; throws OptionError.
-ChunkSpec parse_chunk(const std::string& text);
+// Parse "K" (K >= 1) or "half"; throws OptionError naming `flag`.
+ChunkSpec parse_chunk(const std::string& text, const char* flag = "--chunk");
+std::string to_string(const FaultInjection& fault);
+// Parse "R:MS" (rank R >= 0, MS >= 0) or "off"; throws OptionError.
+FaultInjection parse_kill_rank(const std::string& text);
 
 }  // namespace heist

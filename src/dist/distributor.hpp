@@ -27,6 +27,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -62,6 +63,10 @@ class Distributor final : public sched::RemoteWork {
   // ---- regions (worker 0's thread) ----
   void begin_region();
   void end_region();  // after the workers stopped: flush, barrier
+  // After end_region, collective: every rank learns whether a task failed
+  // anywhere. Returns `mine` if set, else an exception carrying the message
+  // of the lowest rank whose region recorded one ("heist: rank R: ..."), else null.
+  std::exception_ptr agree_on_error(std::exception_ptr mine);
 
   // ---- sched::RemoteWork ----
   bool region_active() const noexcept override { return active_.load(std::memory_order_relaxed); }
@@ -94,8 +99,13 @@ class Distributor final : public sched::RemoteWork {
   void drain_inbox(sched::Worker& w, PerWorker& p);
   void check_same_program(MpiSession& session);
   void progress_loop();
+  // Inside a region an error on one rank ends the job (abort_job): the others
+  // would wait for this rank forever. Runs f(), turning any exception into that.
+  template <class F>
+  auto or_abort(F&& f) noexcept -> decltype(f());
 
   sched::Scheduler& sched_;
+  MpiSession& session_;
   MPI_Comm comm_;
   int rank_;
   int ranks_;
