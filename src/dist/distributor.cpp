@@ -35,7 +35,8 @@ std::size_t agreed_window_bytes(MPI_Comm comm, const WindowLayout& layout, const
   const std::size_t bytes = layout.bytes();
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
-  const std::uint64_t memory = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+  const std::uint64_t memory =
+      pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
   int too_big = memory != 0 && bytes > memory ? 1 : 0;
   check(MPI_Allreduce(MPI_IN_PLACE, &too_big, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce (window size)");
   if (too_big != 0)
@@ -92,7 +93,8 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
       stride_(scheduler.stride()),
       layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
               inbox_entry_bytes(scheduler.options())),
-      window_(session.comm(), agreed_window_bytes(session.comm(), layout_, scheduler.options()), session.serialized(), scheduler.options().rma_delay_us,
+      window_(session.comm(), agreed_window_bytes(session.comm(), layout_, scheduler.options()),
+              session.serialized(), scheduler.options().rma_delay_us,
               scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),
       protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
       inbox_(window_, layout_, rank_, ranks_),

@@ -24,6 +24,14 @@
 // when the word reaches ranks x generation (cumulative: never reset). Then
 // the ranks stop their workers and meet in a barrier before anything else
 // touches the windows. The termination model is models/termination.pml.
+//
+// Errors: inside a region, anything that goes wrong in this layer (an MPI
+// call fails, data from another rank fails received_checks.hpp, a protocol
+// invariant breaks) ends the whole job through abort_job ("heist: rank R:
+// ..." and MPI_Abort): an exception would unwind into the scheduler and
+// leave the other ranks waiting for this rank's tasks forever. Task
+// exceptions are the user's: they travel with completions and, at the end
+// of the region, agree_on_error makes every rank throw.
 #pragma once
 
 #include <atomic>

@@ -21,7 +21,9 @@ void check(int rc, const char* what) {
 }
 
 void abort_job(MPI_Comm comm, int rank, const std::string& what) noexcept {
-  std::fprintf(stderr, "heist: rank %d: %s\nheist: rank %d: aborting the job\n", rank, what.c_str(), rank);
+  const char* text = what.c_str();
+  if (what.rfind("heist: ", 0) == 0) text += 7;  // most messages carry the prefix already
+  std::fprintf(stderr, "heist: rank %d: %s\nheist: rank %d: aborting the job\n", rank, text, rank);
   std::fflush(stderr);
   MPI_Abort(comm, 1);
   std::abort();  // MPI_Abort does not return; if it did, this process still ends

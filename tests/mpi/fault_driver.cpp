@@ -76,6 +76,9 @@ struct FaultInput {
 };
 void faulty(const FaultInput& in) {
   spin_us(20000);  // every rank is inside the region by now
+  static const char* const what[] = {"abort()", "exit(3)", "throw"};
+  std::fprintf(stderr, "fault_driver: rank %d: %s in a task\n", g_runtime->rank(), what[static_cast<int>(in.fault)]);
+  std::fflush(stderr);
   switch (in.fault) {
     case Fault::abort_process: std::abort();
     case Fault::exit_process: std::exit(3);
