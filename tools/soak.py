@@ -43,20 +43,30 @@ def draw_config(seed, args):
     if policy == "slaw" and r.random() < 0.5:
         opts += ["--slaw-s", str(r.choice([2, 16, 64])), "--slaw-f", str(r.choice([1, 8, 40])),
                  "--slaw-int", str(r.choice([1, 4, 16]))]
-    opts += ["--chunk", r.choice(["1", "2", "half"])]
+    opts += ["--chunk", r.choice(["1", "2", "half", "hcs", "hcs:2,node=half", "hcs:1,process=2"])]
+    opts += ["--victim", r.choice(["random", "hvs", "hvs", "success-only"])]
     deque = r.choice([2, 16, 1024])
     opts += ["--deque-tasks", str(deque), "--deque-max-tasks", str(r.choice([deque, 64 * deque, 1 << 22]))]
     opts += ["--task-input-bytes", str(r.choice([32, 80, 80, 200]))]
     if ranks > 1:
         protocol = r.choice(["sws", "sdc"])
         opts += ["--protocol", protocol]
-        if protocol == "sdc" and r.random() < 0.5:
-            opts += ["--remote-chunk", r.choice(["1", "2", "4", "half"])]
         if protocol == "sws" and r.random() < 0.3:
             opts += ["--sws-empty-threshold", str(r.choice([1, 3, 20, 100]))]
         opts += ["--public-queue-slots", str(r.choice([2, 8, 64, 4096])),
                  "--inbox-slots", str(r.choice([1, 4, 64, 1024])),
+                 "--mailbox-slots", str(r.choice([16, 64, 1024])),
                  "--poll-interval", str(r.choice([1, 4, 32, 256]))]
+        # Balancing between ranks: steals (parallel or one worker at a time),
+        # or Chameleon pushes (never with success-only, which steals by request).
+        if "success-only" not in opts and r.random() < 0.25:
+            opts += ["--balance", "push"]
+            if r.random() < 0.5:
+                opts += ["--push-min-tasks", str(r.choice([1, 2, 8])), "--push-interval-us", str(r.choice([50, 500]))]
+        elif r.random() < 0.3:
+            opts += ["--remote-steal", "sequential"]
+        if r.random() < 0.3:  # virtual nodes: ranks 2 by 2, with a delay across them
+            opts += ["--ranks-per-node", str(r.choice([1, 2])), "--inter-node-delay-us", str(r.choice([0, 5, 30]))]
         if r.random() < 0.4:
             opts += ["--rma-delay-us", str(r.randint(1, 40))]
         progress = r.choice(["poll", "poll", "thread", "none"])
