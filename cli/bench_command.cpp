@@ -57,6 +57,11 @@ std::function<int()> add_bench_command(CLI::App& root) {
   return [state]() -> int {
     Options options;
     try {
+      if (state->settings.sequential && !state->runtime_flags.empty())
+        throw OptionError("--seq runs the sequential version: the runtime option " +
+                          state->runtime_flags.begin()->first + " does not apply to it");
+      if (state->settings.sequential && state->settings.mode == apps::RunMode::pool)
+        throw OptionError("--seq runs the sequential version: --mode pool does not apply to it");
       options = Options::from_env();
       for (const OptionSpec& spec : option_table())
         if (auto it = state->runtime_flags.find(spec.flag); it != state->runtime_flags.end())

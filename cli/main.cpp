@@ -2,8 +2,18 @@
 // Invalid input exits with status 2 and a message on stderr.
 #include <exception>
 #include <iostream>
+#include <string>
+
+#include <heist/options.hpp>
 
 #include "commands.hpp"
+
+namespace {
+// "heist: <message>", once: most of the library's messages carry the prefix already.
+std::string prefixed(const std::string& message) {
+  return message.rfind("heist", 0) == 0 ? message : "heist: " + message;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"heist: work-stealing task runtime — benchmarks, simulator and information"};
@@ -23,8 +33,11 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("bench")) return bench();
     if (app.got_subcommand("info")) return info();
+  } catch (const heist::OptionError& e) {  // e.g. found invalid once the ranks are known
+    std::cerr << prefixed(e.what()) << "\n";
+    return heist::cli::kUsageError;
   } catch (const std::exception& e) {
-    std::cerr << "heist: " << e.what() << "\n";
+    std::cerr << prefixed(e.what()) << "\n";
     return 1;
   }
   return heist::cli::kUsageError;

@@ -39,6 +39,14 @@
  * copies finished; SPIN must find the overwrite), -DNO_WRITE_CHECK (drop the
  * owner-side inflight assertion, so that the thieves' version check alone
  * must catch the mutant).
+ * Mutants of the other rules (each must fail; models/CMakeLists.txt):
+ * -DMUTANT_NO_DAMPING (thieves never switch a target to empty mode: they
+ * fetch-add on exhausted offers until the attempts field overflows),
+ * -DMUTANT_NO_DISABLE (acquire's disable addend is 0: thieves keep claiming
+ * blocks the owner takes back), -DMUTANT_RELEASE_LIVE (can_release without
+ * "exhausted or disabled": the attempts reset erases live claims),
+ * -DMUTANT_RETIRE_OPEN (progress retires an epoch that still has the live
+ * offer, so later claims of it are never waited for).
  */
 
 #ifndef NTHIEVES
@@ -200,7 +208,11 @@ inline release(nn) {
   ring_tail()
 }
 /* progress() for epoch ee, whose completion counter read shows claimed[ee] */
+#ifndef MUTANT_RETIRE_OPEN
 #define retirable(ee) (!open[ee] && !retired[ee] && completion[ee] >= claimed[ee])
+#else
+#define retirable(ee) (!retired[ee] && completion[ee] >= claimed[ee])
+#endif
 inline retire(ee) {
   assert(completion[ee] == claimed[ee]);   /* completions never exceed claims */
   retired[ee] = true;
@@ -222,8 +234,12 @@ inline retire(ee) {
   ring_tail()
 }
 
+#ifndef MUTANT_RELEASE_LIVE
 #define can_release(nn) (budget > 0 && head - split >= (nn) && (nn) <= SLOTS && (nn) <= MAXOFF && \
                          (phase == DISABLED || ATT(rd) >= o_ms))
+#else
+#define can_release(nn) (budget > 0 && head - split >= (nn) && (nn) <= SLOTS && (nn) <= MAXOFF)
+#endif
 
 proctype Owner() {
   byte phase = LIVE;
@@ -262,7 +278,11 @@ proctype Owner() {
   /* acquire: disable_addend(), the fetch-add, on_disabled(fetched) */
   :: d_step {
        phase == LIVE ->
+#ifndef MUTANT_NO_DISABLE
        pending = (EP(rd) < 2 -> (2 << EP_SHIFT) : 0);
+#else
+       pending = 0;
+#endif
        fetched = word; word = (word + pending) & WMASK;
        check(fetched);
        rd = (fetched + pending) & WMASK;
@@ -327,7 +347,11 @@ inline fetch_add() {
      emode = false
   :: else ->
      c_cnt = 0;
+#ifndef MUTANT_NO_DAMPING
      emode = !(EP(fold) < 2 && ATT(fold) < T)         /* mode_after_fetch() */
+#else
+     emode = false
+#endif
   fi
 }
 

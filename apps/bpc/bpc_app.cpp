@@ -25,7 +25,7 @@ class BpcApp final : public App {
   void check() const override {
     if (depth_ < 0 || depth_ > 100000000) throw std::invalid_argument("bpc: --depth must be in [0, 1e8]");
     if (consumers_ < 0 || consumers_ > 1000000) throw std::invalid_argument("bpc: --consumers must be in [0, 1e6]");
-    if (consumer_us_ < 0 || consumer_us_ > 1e6 || producer_us_ < 0 || producer_us_ > 1e6)
+    if (!(consumer_us_ >= 0 && consumer_us_ <= 1e6 && producer_us_ >= 0 && producer_us_ <= 1e6))  // NaN fails too
       throw std::invalid_argument("bpc: --consumer-us and --producer-us must be in [0, 1e6]");
   }
   nlohmann::json params() const override {

@@ -133,7 +133,7 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
       RunOutput output;
       if (settings.mode == RunMode::pool) {
         std::optional<RunOutput> pooled = app.run_pool(runtime);
-        if (!pooled) throw std::invalid_argument(app.name() + ": no task-pool mode (--mode pool); use --mode root");
+        if (!pooled) throw OptionError(app.name() + ": no task-pool mode (--mode pool); use --mode root");
         output = std::move(*pooled);
       } else {
         output = app.run_root(runtime);

@@ -1,6 +1,8 @@
 // `heist bench uts --tree T1|"-t 1 -a 3 -d 10 -b 4 -r 19"`: Unbalanced Tree
 // Search; verified against the tree's published counts, else the sequential run.
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "common/app_registry.hpp"
 #include "uts/uts_heist.hpp"
@@ -61,7 +63,7 @@ class UtsApp final : public App {
   }
   // Named tree or explicit UTS options; throws std::invalid_argument.
   void resolve() const {
-    if (resolved_ == tree_) return;
+    if (resolved_ && *resolved_ == tree_) return;
     named_ = heist::uts::find_named_tree(tree_);
     if (named_) {
       params_ = named_->params;
@@ -75,7 +77,7 @@ class UtsApp final : public App {
 
   std::string tree_ = "T1";
   int cutoff_ = 0;
-  mutable std::string resolved_;
+  mutable std::optional<std::string> resolved_;  // the --tree value params_ came from
   mutable heist::uts::UtsParams params_{};
   mutable std::optional<heist::uts::UtsNamedTree> named_;
   std::optional<UtsCounts> sequential_;

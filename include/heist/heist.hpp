@@ -72,7 +72,13 @@ class Runtime {
   // Root-task mode, collective over all ranks: rank 0 runs body() inside a
   // finish; the workers of every rank steal its tasks until that finish (and
   // every task in it, wherever it ran) is complete. Returns on every rank
-  // then. A task exception is rethrown on the rank that spawned the task.
+  // then. A task exception, wherever the task ran, fails the region on every
+  // rank: the rank where it was recorded rethrows it (a task that ran on
+  // another rank reports it to its spawner as std::runtime_error("heist: task
+  // '<name>' threw on rank R: <what>")), every other rank throws
+  // std::runtime_error("heist: rank R: <that message>"). Errors of the
+  // distributed layer itself (MPI failures, corrupt data from another rank)
+  // end the whole job with MPI_Abort and a message naming the rank.
   template <class F>
   void root(F&& body) {
     run_region(body, rank() == 0, false);

@@ -128,6 +128,15 @@ enum class ProgressMode {
   none,    // only idle workers poll
 };
 
+// Fault injection (--kill-rank-after-ms R:MS): rank `rank` kills itself with
+// SIGKILL `after_ms` milliseconds after its Runtime started (if the run is
+// still going), to test that a dead rank ends the whole job.
+struct FaultInjection {
+  int rank = -1;  // -1: off
+  int after_ms = 0;
+  friend bool operator==(const FaultInjection&, const FaultInjection&) = default;
+};
+
 struct Options {
   int workers = 0;  // worker threads in this process, the calling thread included; 0 = one per core
   SpawnPolicy policy = SpawnPolicy::bounded;
@@ -163,6 +172,7 @@ struct Options {
   int reacquire_delay_us = 100;      // tasks released because another rank asked stay reserved for thieves this long
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
+  FaultInjection kill_rank{};        // debug: rank kill_rank.rank SIGKILLs itself after .after_ms
   int ranks_per_node = 0;            // virtual nodes of this many consecutive ranks (0: the real nodes, MPI_COMM_TYPE_SHARED)
   int inter_node_delay_us = 0;       // added before every RMA operation whose target is on another (virtual) node
 
@@ -205,5 +215,8 @@ std::string to_string(const HierarchySpec& hierarchy);
 // domain), or "@FILE" holding that text (# starts a comment; commas or
 // whitespace separate items); throws OptionError.
 HierarchySpec parse_hierarchy(const std::string& text);
+std::string to_string(const FaultInjection& fault);
+// Parse "R:MS" (rank R >= 0, MS >= 0) or "off"; throws OptionError.
+FaultInjection parse_kill_rank(const std::string& text);
 
 }  // namespace heist

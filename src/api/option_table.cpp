@@ -247,6 +247,10 @@ const OptionSpec kTable[] = {
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
      [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
+    {"kill_rank", "HEIST_KILL_RANK_AFTER_MS", "--kill-rank-after-ms",
+     "fault injection: R:MS makes rank R kill itself (SIGKILL) MS milliseconds after start (off: never)",
+     [](const Options& o) { return to_string(o.kill_rank); },
+     [](Options& o, const std::string& v) { o.kill_rank = parse_kill_rank(v); }},
     {"trace_file", "HEIST_TRACE", "--trace",
      "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
      [](const Options& o) { return o.trace_file; },
@@ -301,6 +305,25 @@ void Options::validate() const {
   for (const OptionSpec& spec : kTable) spec.set(copy, spec.get(*this));
   if (deque_max_tasks < deque_initial_tasks)
     throw OptionError("--deque-max-tasks: must be at least --deque-tasks");
+  // Options that the chosen policy or protocol never reads are rejected when
+  // set to anything but their default: a run must not silently ignore them.
+  const Options d;
+  const auto unused = [](const char* flags, const char* applies_to) {
+    throw OptionError(std::string(flags) + " applies only to " + applies_to + "; remove it or choose that");
+  };
+  if (policy != SpawnPolicy::bounded && (queue_bound != d.queue_bound || queue_demand != d.queue_demand))
+    unused("--queue-bound / --queue-demand", "--policy bounded");
+  if (policy != SpawnPolicy::slaw && (slaw_stack_frames != d.slaw_stack_frames ||
+                                      slaw_queue_tasks != d.slaw_queue_tasks || slaw_interval != d.slaw_interval))
+    unused("--slaw-s / --slaw-f / --slaw-int", "--policy slaw");
+  if (protocol != StealProtocolKind::sws && sws_empty_threshold != d.sws_empty_threshold)
+    unused("--sws-empty-threshold", "--protocol sws");
+  if (progress != ProgressMode::thread && progress_interval_us != d.progress_interval_us)
+    unused("--progress-interval-us", "--progress thread");
+  if (balance != BalanceMode::push && !(push == d.push))
+    unused("--push-min-tasks / --push-min-imbalance / --push-min-ratio / --push-share / --push-max-tasks / "
+           "--push-interval-us",
+           "--balance push");
   if (victim.kind == VictimSpec::Kind::success_only && balance == BalanceMode::push)
     throw OptionError("--victim success-only steals across nodes by request, --balance push never steals between "
                       "processes: choose one");
@@ -342,6 +365,19 @@ SpawnPolicy parse_spawn_policy(const std::string& text) {
   for (SpawnPolicy p : {SpawnPolicy::help_first, SpawnPolicy::work_first, SpawnPolicy::bounded, SpawnPolicy::slaw})
     if (text == to_string(p)) return p;
   throw OptionError("--policy: '" + text + "' is not one of help-first, work-first, bounded, slaw");
+}
+
+std::string to_string(const FaultInjection& fault) {
+  return fault.rank < 0 ? "off" : std::to_string(fault.rank) + ":" + std::to_string(fault.after_ms);
+}
+
+FaultInjection parse_kill_rank(const std::string& text) {
+  if (text == "off") return {};
+  const std::size_t colon = text.find(':');
+  if (colon == std::string::npos)
+    throw OptionError("--kill-rank-after-ms: '" + text + "' is not RANK:MILLISECONDS (e.g. 1:500) or off");
+  return {parse_int(text.substr(0, colon), 0, 65535, "--kill-rank-after-ms (rank)"),
+          parse_int(text.substr(colon + 1), 0, 86'400'000, "--kill-rank-after-ms (milliseconds)")};
 }
 
 }  // namespace heist

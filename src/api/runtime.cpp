@@ -1,6 +1,7 @@
 // heist::Runtime and the library entry points behind heist.hpp's templates.
 #include <iterator>
 #include <stdexcept>
+#include <string>
 
 #include "heist/heist.hpp"
 #ifdef HEIST_WITH_MPI
@@ -30,8 +31,8 @@ sched::Worker& current_worker() {
 
 Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Scheduler>(options)) {
   g_scheduler = scheduler_.get();
-#ifdef HEIST_WITH_MPI
   try {
+#ifdef HEIST_WITH_MPI
     if (dist::wants_mpi(scheduler_->options())) {
       dist::MpiSession& session = dist::MpiSession::get(scheduler_->options());
       if (session.size() > 1) {
@@ -39,15 +40,21 @@ Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Sc
         scheduler_->attach_remote(distributor_.get(), session.rank());
       }
     }
+#else
+    if (options.mpi == MpiMode::on)
+      throw OptionError("--mpi on: this heist was built without MPI (configure with -DHEIST_WITH_MPI=ON)");
+#endif
+    const FaultInjection& kill = scheduler_->options().kill_rank;
+    if (kill.rank >= ranks())
+      throw OptionError("--kill-rank-after-ms: rank " + std::to_string(kill.rank) + " does not exist (the job has " +
+                        std::to_string(ranks()) + " rank(s))");
+    if (kill.rank == rank()) scheduler_->arm_kill_timer(kill.after_ms, kill.rank);
+    scheduler_->report_stack_overflows(rank());
   } catch (...) {
     scheduler_.reset();
     g_scheduler = nullptr;
     throw;
   }
-#else
-  if (options.mpi == MpiMode::on)
-    throw OptionError("--mpi on: this heist was built without MPI (configure with -DHEIST_WITH_MPI=ON)");
-#endif
 }
 
 Runtime::~Runtime() {
@@ -88,7 +95,12 @@ void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed, bool po
 #endif
   w.run_region(body, ctx, seed, pool);
 #ifdef HEIST_WITH_MPI
-  if (distributor_) distributor_->end_region();
+  if (distributor_) {
+    distributor_->end_region();
+    // A task that failed on any rank fails the region on every rank.
+    if (std::exception_ptr error = distributor_->agree_on_error(scheduler_->take_task_exception()))
+      std::rethrow_exception(error);
+  }
 #endif
   scheduler_->rethrow_task_exception();
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "dist/mpi_session.hpp"
+#include "dist/received_checks.hpp"
 
 namespace heist::dist {
 
@@ -13,6 +14,13 @@ CompletionInbox::CompletionInbox(RmaWindow& window, const WindowLayout& layout, 
       rank_(rank),
       seen_consumed_(std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(ranks))),
       entry_(layout.inbox_entry) {}
+
+void CompletionInbox::reject_if_invalid(const InboxEntryHeader& h) const {
+  const std::string bad = check_inbox_entry(h, payload_capacity(), static_cast<std::uint32_t>(rank_));
+  if (!bad.empty())
+    throw DistError("heist: rank " + std::to_string(rank_) + " found in its completion inbox an entry with " + bad +
+                    "; the ranks do not run the same program, or memory is corrupt");
+}
 
 std::uint64_t CompletionInbox::reserve(int target, CommCounters& c) {
   return win_.fetch_add_sync(target, WindowLayout::kInboxReserved, 1, c);

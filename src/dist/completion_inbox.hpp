@@ -30,19 +30,11 @@
 #include <string_view>
 #include <vector>
 
+#include "dist/inbox_entry.hpp"
 #include "dist/rma_window.hpp"
 #include "dist/window_layout.hpp"
 
 namespace heist::dist {
-
-struct InboxEntryHeader {
-  std::uint64_t completion;  // GlobalRef bits: the FinishScope to decrement
-  std::uint64_t out;         // GlobalRef bits: where the output goes (or null)
-  std::uint64_t sync;        // GlobalRef bits: the task handle to complete (or null)
-  std::uint32_t out_size;    // output bytes that follow
-  std::uint32_t error_size;  // error-message bytes that follow the output (task threw)
-};
-static_assert(sizeof(InboxEntryHeader) == 32);
 
 class CompletionInbox {
  public:
@@ -64,6 +56,8 @@ class CompletionInbox {
   std::size_t drain(CommCounters& c, Apply&& apply);
 
  private:
+  // Throws DistError unless check_inbox_entry accepts the entry.
+  void reject_if_invalid(const InboxEntryHeader& h) const;
   std::uint64_t reserve(int target, CommCounters& c);
   bool has_room(int target, std::uint64_t ticket, CommCounters& c);
   void write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out, std::string_view error,
@@ -107,6 +101,7 @@ std::size_t CompletionInbox::drain(CommCounters& c, Apply&& apply) {
       win_.flush(rank_, c);
       InboxEntryHeader h;
       std::memcpy(&h, entry_.data(), sizeof h);
+      reject_if_invalid(h);
       const std::byte* bytes = entry_.data() + sizeof h;
       apply(h, bytes, std::string_view(reinterpret_cast<const char*>(bytes) + h.out_size, h.error_size));
       ++consumed_;

@@ -5,7 +5,10 @@
 #include <cstring>
 #include <string>
 
+#include <unistd.h>
+
 #include "dist/machine_map.hpp"
+#include "dist/received_checks.hpp"
 #include "dist/sdc_queue.hpp"
 #include "dist/sws_queue.hpp"
 #include "platform/timer.hpp"
@@ -26,18 +29,55 @@ std::size_t inbox_entry_bytes(const Options& o) {
   return (sizeof(InboxEntryHeader) + payload + 15) / 16 * 16;
 }
 
+// The window's size, agreed by every rank (collective): an OptionError on
+// every rank if it exceeds some rank's physical memory, rather than a
+// failed or overcommitted allocation on some ranks only.
+std::size_t agreed_window_bytes(MPI_Comm comm, const WindowLayout& layout, const Options& o) {
+  const std::size_t bytes = layout.bytes();
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page = sysconf(_SC_PAGE_SIZE);
+  const std::uint64_t memory =
+      pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+  int too_big = memory != 0 && bytes > memory ? 1 : 0;
+  check(MPI_Allreduce(MPI_IN_PLACE, &too_big, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce (window size)");
+  if (too_big != 0)
+    throw OptionError("--public-queue-slots " + std::to_string(o.public_queue_slots) + " x --task-input-bytes " +
+                      std::to_string(o.task_input_bytes) + " (plus --inbox-slots " + std::to_string(o.inbox_slots) +
+                      ", --mailbox-slots " + std::to_string(o.mailbox_slots) + "): the public queue window needs " +
+                      std::to_string(bytes) + " bytes per rank, more than the physical memory of " +
+                      (memory != 0 && bytes > memory ? "this node (" + std::to_string(memory) + " bytes)"
+                                                     : "another rank's node"));
+  return bytes;
+}
+
 std::unique_ptr<StealProtocol> make_protocol(const Options& o, RmaWindow& w, const WindowLayout& layout, int rank,
                                              int ranks, int workers) {
   if (o.protocol == StealProtocolKind::sdc) return std::make_unique<SdcQueue>(w, layout, rank, o.chunk);
   return std::make_unique<SwsQueue>(w, layout, rank, ranks, workers, static_cast<std::uint32_t>(o.sws_empty_threshold));
 }
 
+// The live task registry as the received-data checks see it.
+class RegistryShapes final : public TaskShapes {
+ public:
+  explicit RegistryShapes(const task::TaskRegistry& registry) noexcept : registry_(registry) {}
+  std::uint32_t size() const noexcept override { return registry_.size(); }
+  TaskShape operator[](std::uint32_t id) const noexcept override {
+    const task::TaskInfo& t = registry_[id];
+    return {static_cast<std::uint32_t>(t.in_size), static_cast<std::uint32_t>(t.out_size), t.local_only};
+  }
+
+ private:
+  const task::TaskRegistry& registry_;
+};
+
 constexpr std::int64_t kDoneCheckNs = 20'000;  // how often worker 0 reads rank 0's termination count
 
 }  // namespace
 
+
 Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
     : sched_(scheduler),
+      session_(session),
       comm_(session.comm()),
       rank_(session.rank()),
       ranks_(session.size()),
@@ -45,7 +85,8 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
       layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
               inbox_entry_bytes(scheduler.options()), static_cast<std::size_t>(session.size()),
               scheduler.options().mailbox_slots),
-      window_(session.comm(), layout_.bytes(), session.serialized(), scheduler.options().rma_delay_us,
+      window_(session.comm(), agreed_window_bytes(session.comm(), layout_, scheduler.options()),
+              session.serialized(), scheduler.options().rma_delay_us,
               scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),
       protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
       inbox_(window_, layout_, rank_, ranks_),
@@ -118,6 +159,7 @@ void Distributor::check_same_program(MpiSession& session) {
 // ---------------------------------------------------------------- regions
 
 void Distributor::begin_region() {
+  session_.set_in_region(true);
   ++generation_;
   reported_ = false;
   next_done_check_ns_ = 0;
@@ -126,50 +168,92 @@ void Distributor::begin_region() {
 
 void Distributor::end_region() {
   active_.store(false, std::memory_order_relaxed);
-  CommCounters& c = per_worker_[0].comm;
-  window_.flush_all(c);
-  ++c.flushes;
-  check(MPI_Barrier(comm_), "MPI_Barrier (end of a distributed region)");
+  or_abort([&] {
+    CommCounters& c = per_worker_[0].comm;
+    window_.flush_all(c);
+    ++c.flushes;
+    check(MPI_Barrier(comm_), "MPI_Barrier (end of a distributed region)");
+  });
+  session_.set_in_region(false);
+}
+
+std::exception_ptr Distributor::agree_on_error(std::exception_ptr mine) {
+  std::string text;
+  if (mine) {
+    try {
+      std::rethrow_exception(mine);
+    } catch (const std::exception& e) {
+      text = e.what();
+    } catch (...) {
+      text = "a task threw a non-standard exception";
+    }
+    text = text.substr(0, 1000);
+    if (text.empty()) text = "a task threw an exception without a message";
+  }
+  const int length = static_cast<int>(text.size());
+  std::vector<int> lengths(static_cast<std::size_t>(ranks_));
+  check(MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, comm_), "MPI_Allgather (task errors)");
+  std::vector<int> offsets(static_cast<std::size_t>(ranks_), 0);
+  int total = 0;
+  for (int r = 0; r < ranks_; ++r) {
+    offsets[static_cast<std::size_t>(r)] = total;
+    total += lengths[static_cast<std::size_t>(r)];
+  }
+  if (total == 0) return nullptr;
+  std::string all(static_cast<std::size_t>(total), '\0');
+  check(MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, comm_),
+        "MPI_Allgatherv (task errors)");
+  if (mine) return mine;
+  for (int r = 0; r < ranks_; ++r)
+    if (const int n = lengths[static_cast<std::size_t>(r)]; n > 0)
+      return std::make_exception_ptr(std::runtime_error(
+          "heist: rank " + std::to_string(r) + ": " +
+          all.substr(static_cast<std::size_t>(offsets[static_cast<std::size_t>(r)]), static_cast<std::size_t>(n))));
+  return nullptr;
 }
 
 bool Distributor::region_done(sched::Worker& w) {
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  if (!reported_) {
-    flush_pending(p);
-    window_.fetch_add_sync(0, WindowLayout::kRegionsDone, 1, p.comm);
-    reported_ = true;
-  }
-  const std::int64_t now = platform::now_ns();
-  if (now < next_done_check_ns_) return false;
-  next_done_check_ns_ = now + kDoneCheckNs;
-  return window_.read_sync(0, WindowLayout::kRegionsDone, p.comm) >= static_cast<std::uint64_t>(ranks_) * generation_;
+  return or_abort([&]() -> bool {
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    if (!reported_) {
+      flush_pending(p);
+      window_.fetch_add_sync(0, WindowLayout::kRegionsDone, 1, p.comm);
+      reported_ = true;
+    }
+    const std::int64_t now = platform::now_ns();
+    if (now < next_done_check_ns_) return false;
+    next_done_check_ns_ = now + kDoneCheckNs;
+    return window_.read_sync(0, WindowLayout::kRegionsDone, p.comm) >= static_cast<std::uint64_t>(ranks_) * generation_;
+  });
 }
 
 // ---------------------------------------------------------------- owner side
 
 void Distributor::poll(sched::Worker& w) {
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  flush_pending(p);
-  drain_inbox(w, p);
-  if (success_only_ || push_) drain_mailbox(w, p);
-  // This worker's load: its queued tasks, and the one it runs if it is not searching.
-  p.load.store(static_cast<std::uint32_t>(w.queued()) + (w.searching() ? 0u : 1u), std::memory_order_relaxed);
-  std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
-  if (!lock.owns_lock()) return;
-  if (success_only_) {
-    const std::uint32_t load = process_load();
-    if ((load > 0) != (published_ > 0) || published_ == 0xFFFFFFFFu) publish_load(p, load);
-    serve_requests(w, p);
-  }
-  if (push_) push_step(w, p);
-  if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
-  const bool asked = protocol_->asked();
-  if (w.queued() >= 1) {
-    if (release_from(w, p) > 0 && asked)
-      reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
-  } else if (asked) {
-    w.want_work();  // queue work at the next spawn; the next poll releases it
-  }
+  or_abort([&] {
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    flush_pending(p);
+    drain_inbox(w, p);
+    if (success_only_ || push_) drain_mailbox(w, p);
+    // This worker's load: its queued tasks, and the one it runs if it is not searching.
+    p.load.store(static_cast<std::uint32_t>(w.queued()) + (w.searching() ? 0u : 1u), std::memory_order_relaxed);
+    std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
+    if (!lock.owns_lock()) return;
+    if (success_only_) {
+      const std::uint32_t load = process_load();
+      if ((load > 0) != (published_ > 0) || published_ == 0xFFFFFFFFu) publish_load(p, load);
+      serve_requests(w, p);
+    }
+    if (push_) push_step(w, p);
+    if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
+    const bool asked = protocol_->asked();
+    if (w.queued() >= 1) {
+      if (release_from(w, p) > 0 && asked)
+        reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+    } else if (asked) {
+      w.want_work();  // queue work at the next spawn; the next poll releases it
+    }
+  });
 }
 
 std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
@@ -208,63 +292,61 @@ void Distributor::flush_pending(PerWorker& p) {
 // ---------------------------------------------------------------- thief side
 
 std::uint32_t Distributor::reclaim(sched::Worker& w) {
-  // Tasks this process offered and nobody took, unless they are still
-  // reserved for the thief of another rank that asked for them.
-  if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
-  if (!lock.owns_lock()) return 0;
-  flush_pending(p);
-  p.buffer.clear();
-  const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
-  lock.unlock();
-  if (n == 0) return 0;
-  w.stats_ref().public_acquires += n;
-  return accept(w, p.buffer.data(), n, rank_);
+  return or_abort([&]() -> std::uint32_t {
+    // Tasks this process offered and nobody took, unless they are still
+    // reserved for the thief of another rank that asked for them.
+    if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
+    if (!lock.owns_lock()) return 0;
+    flush_pending(p);
+    p.buffer.clear();
+    const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
+    lock.unlock();
+    if (n == 0) return 0;
+    w.stats_ref().public_acquires += n;
+    return accept(w, p.buffer.data(), n, rank_);
+  });
 }
 
 sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Level level) {
-  // --remote-steal sequential: one worker of the process at a time. acquire
-  // / release: the token orders one holder's RMA calls before the next's
-  // (not needed for correctness, which each call keeps on its own).
-  const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
-  if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return {};
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  flush_pending(p);
-  WorkerStats& s = w.stats_ref();
-  ++s.remote_steal_attempts;
-  p.buffer.clear();
-  const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
-  const std::uint32_t n = protocol_->steal(victim, w.id(), level, p.buffer, p.comm);
-  if (sequential) remote_busy_.store(false, std::memory_order_release);
-  if (n == 0) {
-    ++s.remote_failed_steals;
-    return {0, true};
-  }
-  p.pending_target = victim;  // the completion add is non-blocking
-  ++s.remote_steals;
-  s.remote_tasks_stolen += n;
-  const std::uint32_t accepted = accept(w, p.buffer.data(), n, victim);
-  if (w.trace()) [[unlikely]] w.trace_steal(traced_from, victim, trace::kPublicQueueTrack, n);
-  return {accepted, true};
+  return or_abort([&]() -> sched::StealOutcome {
+    // --remote-steal sequential: one worker of the process at a time. acquire
+    // / release: the token orders one holder's RMA calls before the next's
+    // (not needed for correctness, which each call keeps on its own).
+    const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
+    if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return {};
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    flush_pending(p);
+    WorkerStats& s = w.stats_ref();
+    ++s.remote_steal_attempts;
+    p.buffer.clear();
+    const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
+    const std::uint32_t n = protocol_->steal(victim, w.id(), level, p.buffer, p.comm);
+    if (sequential) remote_busy_.store(false, std::memory_order_release);
+    if (n == 0) {
+      ++s.remote_failed_steals;
+      return {0, true};
+    }
+    p.pending_target = victim;  // the completion add is non-blocking
+    ++s.remote_steals;
+    s.remote_tasks_stolen += n;
+    const std::uint32_t accepted = accept(w, p.buffer.data(), n, victim);
+    if (w.trace()) [[unlikely]] w.trace_steal(traced_from, victim, trace::kPublicQueueTrack, n);
+    return {accepted, true};
+  });
 }
 
 std::uint32_t Distributor::accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from) {
-  const task::TaskRegistry& registry = sched_.registry();
+  const RegistryShapes shapes(sched_.registry());
   for (std::size_t i = 0; i < count; ++i) {
     const std::byte* slot = slots + i * stride_;
-    const task::TaskHeader& h = *task::header(slot);
-    std::string bad;
-    if (h.fn_id >= registry.size()) bad = "unknown function id " + std::to_string(h.fn_id);
-    else if ((h.flags & task::kLocalOnly) != 0) bad = "a local-only task";
-    else if (h.in_size != registry[h.fn_id].in_size)
-      bad = "task '" + registry[h.fn_id].name + "' with " + std::to_string(h.in_size) + " input bytes (registered: " +
-            std::to_string(registry[h.fn_id].in_size) + ")";
-    else if (h.completion.null() || h.completion.rank() >= static_cast<std::uint32_t>(ranks_))
-      bad = "an invalid completion reference";
+    const std::string bad = check_task_descriptor(std::span<const std::byte>(slot, stride_), shapes,
+                                                  static_cast<std::uint32_t>(ranks_), max_output());
     if (!bad.empty())
       throw DistError("heist: rank " + std::to_string(rank_) + " received from rank " + std::to_string(from) +
-                      " a task descriptor with " + bad + "; the ranks do not run the same program, or memory is corrupt");
+                      " a task descriptor with " + bad +
+                      "; the ranks do not run the same program, or memory is corrupt");
     w.accept_stolen(slot);
   }
   return static_cast<std::uint32_t>(count);
@@ -272,14 +354,16 @@ std::uint32_t Distributor::accept(sched::Worker& w, const std::byte* slots, std:
 
 void Distributor::send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out,
                                   std::size_t out_size, std::string_view error) {
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  flush_pending(p);
-  InboxEntryHeader h{task.completion.bits(), task.out.bits(), task.sync.bits(), static_cast<std::uint32_t>(out_size), 0};
-  inbox_.send(static_cast<int>(task.completion.rank()), h, out, error, p.comm, [&] {
-    drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
-    std::this_thread::yield();
+  or_abort([&] {
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    flush_pending(p);
+    InboxEntryHeader h{task.completion.bits(), task.out.bits(), task.sync.bits(), static_cast<std::uint32_t>(out_size), 0};
+    inbox_.send(static_cast<int>(task.completion.rank()), h, out, error, p.comm, [&] {
+      drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
+      std::this_thread::yield();
+    });
+    ++w.stats_ref().completions_sent;
   });
-  ++w.stats_ref().completions_sent;
 }
 
 // ---------------------------------------------------------------- progress thread
@@ -287,7 +371,7 @@ void Distributor::send_completion(sched::Worker& w, const task::TaskHeader& task
 void Distributor::progress_loop() {
   const auto period = std::chrono::microseconds(progress_period_us_);
   while (!stop_progress_.load(std::memory_order_relaxed)) {
-    if (region_active()) window_.poke_progress(comm_);
+    if (region_active()) or_abort([&] { window_.poke_progress(comm_); });
     std::this_thread::sleep_for(period);
   }
 }

@@ -39,9 +39,18 @@
 // when the word reaches ranks x generation (cumulative: never reset). Then
 // the ranks stop their workers and meet in a barrier before anything else
 // touches the windows. The termination model is models/termination.pml.
+//
+// Errors: inside a region, anything that goes wrong in this layer (an MPI
+// call fails, data from another rank fails received_checks.hpp, a protocol
+// invariant breaks) ends the whole job through abort_job ("heist: rank R:
+// ..." and MPI_Abort): an exception would unwind into the scheduler and
+// leave the other ranks waiting for this rank's tasks forever. Task
+// exceptions are the user's: they travel with completions and, at the end
+// of the region, agree_on_error makes every rank throw.
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -81,6 +90,10 @@ class Distributor final : public sched::RemoteWork {
   // ---- regions (worker 0's thread) ----
   void begin_region();
   void end_region();  // after the workers stopped: flush, barrier
+  // After end_region, collective: every rank learns whether a task failed
+  // anywhere. Returns `mine` if set, else an exception carrying the message
+  // of the lowest rank whose region recorded one ("heist: rank R: ..."), else null.
+  std::exception_ptr agree_on_error(std::exception_ptr mine);
 
   // ---- sched::RemoteWork ----
   bool region_active() const noexcept override { return active_.load(std::memory_order_relaxed); }
@@ -130,8 +143,13 @@ class Distributor final : public sched::RemoteWork {
   void drain_inbox(sched::Worker& w, PerWorker& p);
   void check_same_program(MpiSession& session);
   void progress_loop();
+  // Inside a region an error on one rank ends the job (abort_job): the others
+  // would wait for this rank forever. Runs f(), turning any exception into that.
+  template <class F>
+  auto or_abort(F&& f) noexcept -> decltype(f());
 
   sched::Scheduler& sched_;
+  MpiSession& session_;
   MPI_Comm comm_;
   int rank_;
   int ranks_;
@@ -180,5 +198,16 @@ class Distributor final : public sched::RemoteWork {
   CommCounters progress_comm_;
   std::thread progress_;
 };
+
+template <class F>
+auto Distributor::or_abort(F&& f) noexcept -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    abort_job(comm_, rank_, e.what());
+  } catch (...) {
+    abort_job(comm_, rank_, "a non-standard exception in the distributed layer");
+  }
+}
 
 }  // namespace heist::dist

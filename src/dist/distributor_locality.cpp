@@ -81,27 +81,29 @@ void Distributor::read_board(PerWorker& p) {
 // ---------------------------------------------------------------- success-only
 
 bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) {
-  const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
-  if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return false;
-  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
-  flush_pending(p);
-  read_board(p);
-  std::vector<std::uint32_t> advertised(static_cast<std::size_t>(ranks_));
-  for (int r = 0; r < ranks_; ++r) {
-    const bool queued = requested_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
-    advertised[static_cast<std::size_t>(r)] = queued ? 0u : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)]);
-  }
-  const std::optional<int> victim = policy.next_rank(p.rng, advertised);
-  bool posted = false;
-  if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_acq_rel)) {
-    window_.add(*victim, layout_.requests(rank_), 1, p.comm);
-    window_.add(*victim, layout_.request_total(), 1, p.comm);
-    window_.flush(*victim, p.comm);
-    ++w.stats_ref().remote_steal_attempts;
-    posted = true;
-  }
-  if (sequential) remote_busy_.store(false, std::memory_order_release);
-  return posted;
+  return or_abort([&]() -> bool {
+    const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
+    if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return false;
+    PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+    flush_pending(p);
+    read_board(p);
+    std::vector<std::uint32_t> advertised(static_cast<std::size_t>(ranks_));
+    for (int r = 0; r < ranks_; ++r) {
+      const bool queued = requested_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
+      advertised[static_cast<std::size_t>(r)] = queued ? 0u : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)]);
+    }
+    const std::optional<int> victim = policy.next_rank(p.rng, advertised);
+    bool posted = false;
+    if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_acq_rel)) {
+      window_.add(*victim, layout_.requests(rank_), 1, p.comm);
+      window_.add(*victim, layout_.request_total(), 1, p.comm);
+      window_.flush(*victim, p.comm);
+      ++w.stats_ref().remote_steal_attempts;
+      posted = true;
+    }
+    if (sequential) remote_busy_.store(false, std::memory_order_release);
+    return posted;
+  });
 }
 
 void Distributor::serve_requests(sched::Worker& w, PerWorker& p) {

@@ -1,5 +1,6 @@
 #include "dist/mpi_session.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -7,12 +8,25 @@
 
 namespace heist::dist {
 
-void check(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
+std::string mpi_error_text(int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
-  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) std::snprintf(text, sizeof text, "error code %d", rc);
-  throw DistError(std::string("heist: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(length)));
+  if (MPI_Error_string(rc, text, &length) != MPI_SUCCESS) return "error code " + std::to_string(rc);
+  return std::string(text, static_cast<std::size_t>(length));
+}
+
+void check(int rc, const char* what) {
+  if (rc == MPI_SUCCESS) return;
+  throw DistError(std::string("heist: ") + what + " failed: " + mpi_error_text(rc));
+}
+
+void abort_job(MPI_Comm comm, int rank, const std::string& what) noexcept {
+  const char* text = what.c_str();
+  if (what.rfind("heist: ", 0) == 0) text += 7;  // most messages carry the prefix already
+  std::fprintf(stderr, "heist: rank %d: %s\nheist: rank %d: aborting the job\n", rank, text, rank);
+  std::fflush(stderr);
+  MPI_Abort(comm, 1);
+  std::abort();  // MPI_Abort does not return; if it did, this process still ends
 }
 
 bool launched_by_mpi_launcher() noexcept {
@@ -85,6 +99,10 @@ void MpiSession::finalize_at_exit() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
+  if (g_session->in_region_.load(std::memory_order_relaxed))
+    abort_job(MPI_COMM_WORLD, g_session->rank_,
+              "the process exits inside a distributed region (exit() called in a task?); the other ranks would "
+              "wait for it forever");
   MPI_Comm_free(&g_session->comm_);
   MPI_Finalize();
 }

@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <string>
 
@@ -29,6 +30,14 @@ class DistError : public std::runtime_error {
 
 // Throws DistError("heist: <what> failed: <MPI error string>") unless rc == MPI_SUCCESS.
 void check(int rc, const char* what);
+// The MPI library's text for an error code.
+std::string mpi_error_text(int rc);
+
+// Ends the whole job: prints "heist: rank R: <what>" and "aborting the job" on
+// stderr, then MPI_Abort(comm, 1). For an error one rank meets inside a
+// distributed region: throwing would leave the other ranks waiting for its
+// tasks, completions or termination count forever.
+[[noreturn]] void abort_job(MPI_Comm comm, int rank, const std::string& what) noexcept;
 
 // True when the process was started by an MPI launcher.
 bool launched_by_mpi_launcher() noexcept;
@@ -47,6 +56,10 @@ class MpiSession {
   int thread_level() const noexcept { return provided_; }
   bool serialized() const noexcept { return provided_ < MPI_THREAD_MULTIPLE; }
   const char* library() const noexcept { return library_; }  // "Open MPI 4.1.4" etc.
+  // Whether a distributed region is running (Distributor): a process that
+  // exits then (exit() in a task) aborts the job instead of finalising MPI,
+  // which would wait for the other ranks forever.
+  void set_in_region(bool in_region) noexcept { in_region_.store(in_region, std::memory_order_relaxed); }
 
  private:
   explicit MpiSession(const Options& options);
@@ -57,6 +70,7 @@ class MpiSession {
   int size_ = 1;
   int provided_ = MPI_THREAD_SINGLE;
   bool owns_mpi_ = false;
+  std::atomic<bool> in_region_{false};  // relaxed: read at exit, on whatever thread calls exit()
   char library_[MPI_MAX_LIBRARY_VERSION_STRING] = {};
 };
 

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <utility>
 
@@ -40,7 +41,16 @@ RmaWindow::RmaWindow(MPI_Comm comm, std::size_t bytes, bool serialized, int dela
   MPI_Info_set(info, "accumulate_ops", "same_op_no_op");
   const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(bytes), 1, info, comm, &base_, &win_);
   MPI_Info_free(&info);
-  check(rc, "MPI_Win_allocate of the public task queue");
+  if (rc != MPI_SUCCESS) {
+    // Possibly on some ranks only, the others waiting inside the collective:
+    // throwing here could leave them there, so the job ends.
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    abort_job(comm, rank,
+              "MPI_Win_allocate of the public task queue and inbox (" + std::to_string(bytes) +
+                  " bytes per rank) failed: " + mpi_error_text(rc) +
+                  "; lower --public-queue-slots, --inbox-slots or --task-input-bytes");
+  }
   check(MPI_Win_set_errhandler(win_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   int* model = nullptr;
   int found = 0;

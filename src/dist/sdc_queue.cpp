@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+
+#include "dist/mpi_session.hpp"
+#include "dist/received_checks.hpp"
 
 #include "platform/cpu.hpp"
 
@@ -87,6 +91,9 @@ std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::v
         break;
       case SdcSteal::Step::read_meta:
         win_.read_words_sync(victim, WindowLayout::kSdcTail, words, 2, c);
+        if (const std::string bad = check_sdc_meta(words[0], words[1], layout_.ring_slots); !bad.empty())
+          throw DistError("heist: rank " + std::to_string(rank_) + " read from rank " + std::to_string(victim) + " " +
+                          bad + "; the ranks do not run the same program, or memory is corrupt");
         s.on_meta(words[0], words[1], take);
         break;
       case SdcSteal::Step::put_tail:

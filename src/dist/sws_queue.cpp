@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+
+#include "dist/mpi_session.hpp"
+#include "dist/received_checks.hpp"
 
 namespace heist::dist {
 
@@ -75,6 +79,9 @@ std::uint32_t SwsQueue::steal(int victim, int thief, policy::Level, std::vector<
       s.on_probe(win_.read_sync(victim, WindowLayout::kStealval, c)) == SwsSteal::Step::aborted)
     return 0;
   const std::uint64_t fetched = win_.fetch_add_sync(victim, WindowLayout::kStealval, sws::steal_addend(), c);
+  if (const std::string bad = check_stealval(fetched, static_cast<std::uint32_t>(layout_.ring_slots)); !bad.empty())
+    throw DistError("heist: rank " + std::to_string(rank_) + " read from rank " + std::to_string(victim) + " " + bad +
+                    "; the ranks do not run the same program, or memory is corrupt");
   const SwsSteal::Step step = s.on_fetch_add(fetched, threshold_);
   mode = s.mode();
   if (step == SwsSteal::Step::aborted) return 0;

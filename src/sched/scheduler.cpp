@@ -52,16 +52,21 @@ Scheduler::Scheduler(const Options& options)
       for (int i = 0; i < options_.workers; ++i) workers_[static_cast<std::size_t>(i)]->attach_trace(&trace_->worker(i));
     }
     workers_[0]->bind();
+    stack_guard_ = std::make_unique<platform::ThreadStackGuard>(
+        0, "`ulimit -s` (worker 0 runs on the thread that created the Runtime)");
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
-      threads_.push_back(std::make_unique<platform::NativeThread>(options_.worker_stack_bytes,
-                                                                 [w] { w->run_until_stopped(); }));
+      threads_.push_back(std::make_unique<platform::NativeThread>(options_.worker_stack_bytes, [w, i] {
+        const platform::ThreadStackGuard guard(i, "--stack-bytes / HEIST_STACK_BYTES");
+        w->run_until_stopped();
+      }));
     }
   } catch (...) {
     stopping_.store(true, std::memory_order_release);
     epoch_.fetch_add(1, std::memory_order_release);
     epoch_.notify_all();
     threads_.clear();
+    stack_guard_.reset();
     if (!workers_.empty()) workers_[0]->unbind();
     g_running.store(false, std::memory_order_release);
     throw;
@@ -69,6 +74,7 @@ Scheduler::Scheduler(const Options& options)
 }
 
 Scheduler::~Scheduler() {
+  kill_timer_.reset();  // the run is over: no fault to inject any more
   // Every task spawned must run: finish what the root context still holds,
   // its joined tasks and the escaping asyncs of its root finish scope.
   try {
@@ -80,6 +86,8 @@ Scheduler::~Scheduler() {
   epoch_.fetch_add(1, std::memory_order_release);
   epoch_.notify_all();
   threads_.clear();  // joins
+  overflow_handler_.reset();
+  stack_guard_.reset();
   workers_[0]->unbind();
   g_running.store(false, std::memory_order_release);
   if (trace_) {
@@ -149,13 +157,21 @@ void Scheduler::record_exception(std::exception_ptr error) noexcept {
   if (!error_) error_ = std::move(error);
 }
 
+std::exception_ptr Scheduler::take_task_exception() noexcept {
+  std::lock_guard lock(error_mutex_);
+  return std::exchange(error_, nullptr);
+}
+
 void Scheduler::rethrow_task_exception() {
-  std::exception_ptr error;
-  {
-    std::lock_guard lock(error_mutex_);
-    error = std::exchange(error_, nullptr);
-  }
-  if (error) std::rethrow_exception(error);
+  if (std::exception_ptr error = take_task_exception()) std::rethrow_exception(error);
+}
+
+void Scheduler::report_stack_overflows(int rank) {
+  overflow_handler_ = std::make_unique<platform::StackOverflowHandler>(rank);
+}
+
+void Scheduler::arm_kill_timer(int after_ms, int rank) {
+  kill_timer_ = std::make_unique<platform::KillTimer>(after_ms, rank);
 }
 
 }  // namespace heist::sched

@@ -28,7 +28,9 @@
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
 #include "platform/hw_topology.hpp"
+#include "platform/kill_timer.hpp"
 #include "platform/native_thread.hpp"
+#include "platform/stack_guard.hpp"
 #include "policy/topology.hpp"
 #include "task/task_registry.hpp"
 #include "trace/trace_recorder.hpp"
@@ -82,6 +84,15 @@ class Scheduler {
   // its top-level wait or finish returns.
   void record_exception(std::exception_ptr error) noexcept;
   void rethrow_task_exception();
+  std::exception_ptr take_task_exception() noexcept;  // and forget it
+
+  // Print a clear message when a worker's stack overflows (platform/stack_guard.hpp).
+  // Called once the process's rank is known and MPI is initialised.
+  void report_stack_overflows(int rank);
+
+  // Fault injection (Options::kill_rank): SIGKILL this process after
+  // `after_ms`, unless the scheduler is destroyed first.
+  void arm_kill_timer(int after_ms, int rank);
 
  private:
   RemoteWork* remote_ = nullptr;
@@ -100,6 +111,9 @@ class Scheduler {
   std::atomic<std::uint32_t> epoch_{0};
   std::mutex error_mutex_;
   std::exception_ptr error_;  // guarded by error_mutex_
+  std::unique_ptr<platform::KillTimer> kill_timer_;
+  std::unique_ptr<platform::ThreadStackGuard> stack_guard_;  // worker 0's (the creating thread's)
+  std::unique_ptr<platform::StackOverflowHandler> overflow_handler_;
   std::unique_ptr<trace::TraceRecorder> trace_;  // --trace: written when the workers have stopped
 };
 

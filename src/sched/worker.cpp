@@ -656,7 +656,12 @@ void Worker::finish_end(detail::FrameCore* core) {
 }
 
 void Worker::wait_sync(detail::SyncNode* node) {
-  help_until([node] { return detail::sync_done(node); });
+  help_until([this, node] {
+    // The task behind the handle may be held by the waiting task's own
+    // fence (spawned after it): release it once its generation may start.
+    if (Frame& f = current_frame(); f.fence) flush_fence(f);
+    return detail::sync_done(node);
+  });
   leave_region();
 }
 

@@ -452,6 +452,35 @@ TEST_P(OutputsDeps, FenceOrdersTasksSpawnedWithHandles) {
   g_fence = nullptr;
 }
 
+// wait(handle) on a task that its own fence holds back: the wait releases it
+// once the generation before has completed (the soak found it waiting
+// forever instead), at top level and inside a task.
+void wait_behind_fence() {
+  FenceRecord& f = *g_fence;
+  std::vector<long> out(kGenerations * f.per_gen, -1);
+  for (std::uint32_t g = 0; g < kGenerations; ++g) {
+    heist::TaskHandle last;
+    for (std::uint32_t i = 0; i < f.per_gen; ++i)
+      last = heist::spawn_handle(handle_gen_task, GenIn{g, i, 1}, &out[g * f.per_gen + i]);
+    heist::wait(last);
+    if (out[g * f.per_gen + f.per_gen - 1] != static_cast<long>(f.per_gen - 1)) ADD_FAILURE() << "output missing";
+    heist::fence();
+  }
+  heist::wait();
+}
+
+TEST_P(OutputsDeps, WaitOnAHandleItsFenceHolds) {
+  heist::Runtime rt(opts());
+  for (bool in_task : {false, true}) {
+    FenceRecord f(8);
+    g_fence = &f;
+    if (in_task) heist::finish([] { heist::async([] { wait_behind_fence(); }); });
+    else wait_behind_fence();
+    check_generations(f);
+    g_fence = nullptr;
+  }
+}
+
 TEST(FenceEdge, FenceWithDequeAtItsMaximum) {
   // A deque of at most 4 slots: spawns past it run inline, except those a
   // fence holds back, which need no slot.

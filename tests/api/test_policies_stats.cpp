@@ -387,7 +387,7 @@ class ScopedEnv {
 TEST(Options, FromEnvReadsEveryVariable) {
   {
     ScopedEnv w("HEIST_WORKERS", "3");
-    ScopedEnv p("HEIST_POLICY", "work-first");
+    ScopedEnv p("HEIST_POLICY", "bounded");  // the policy that reads HEIST_QUEUE_BOUND and _DEMAND
     ScopedEnv q("HEIST_QUEUE_BOUND", "7");
     ScopedEnv c("HEIST_CHUNK", "half");
     ScopedEnv t("HEIST_TASK_INPUT_BYTES", "128");
@@ -396,7 +396,7 @@ TEST(Options, FromEnvReadsEveryVariable) {
     ScopedEnv qd("HEIST_QUEUE_DEMAND", "off");
     const heist::Options o = heist::Options::from_env();
     EXPECT_EQ(o.workers, 3);
-    EXPECT_EQ(o.policy, SpawnPolicy::work_first);
+    EXPECT_EQ(o.policy, SpawnPolicy::bounded);
     EXPECT_EQ(o.queue_bound, 7);
     EXPECT_EQ(o.chunk.kind, heist::ChunkSpec::Kind::half);
     EXPECT_EQ(o.task_input_bytes, 128u);

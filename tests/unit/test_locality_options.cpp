@@ -109,6 +109,7 @@ TEST(VictimOptions, EveryValueSurvivesTheTable) {
   set(o, "--hierarchy", "cache=2,socket=4");
   set(o, "--ranks-per-node", "2");
   set(o, "--inter-node-delay-us", "20");
+  set(o, "--balance", "push");  // the push options apply to it only
   set(o, "--push-share", "0.75");
   EXPECT_NO_THROW(o.validate());  // re-parses every value from its text
   EXPECT_EQ(o.ranks_per_node, 2);
