@@ -1,0 +1,398 @@
+// Engine<W>: the discrete-event simulation of heist's scheduler on a modelled
+// machine (DESIGN layer 9), for one workload type W (sim/workloads.hpp).
+//
+// What is simulated, and with which code:
+//  * every worker runs the task tree depth first with the runtime's own
+//    spawn policy object (policy::SpawnDecider, with the runtime's inline
+//    credits and its `work_wanted` flag), a split deque with SplitDeque's
+//    semantics (sim/sim_deque.hpp), and the runtime's victim and chunk policy
+//    objects (policy/);
+//  * between processes, each rank's public queue is a SimWindow driven by the
+//    runtime's pure SWS/SDC state machines (src/dist/*_state.hpp); the owner
+//    side follows Distributor::poll/release_from/steal (src/dist/distributor.cpp).
+// Time: a task costs TaskCosts (calibrated); one communication costs the
+// machine's latency for the distance (plus bytes / bandwidth); an idle
+// worker backs off like platform::Backoff (or not, --backoff none).
+//
+// Events, and why a busy worker needs no event per task: every worker has
+// one pending event (sim/event_heap.hpp). A thief's event is the arrival of
+// its next communication at the victim (a deque claim or a window
+// operation), applied to the victim's state at that simulated instant, or a
+// local step (start of an attempt, arrival of stolen tasks). A busy worker's
+// event is its clock: when it comes up at time T it runs tasks — spawning,
+// popping, polling its window — without events, up to the safe bound
+//   min(T + lookahead, earliest pending arrival at its deque or its rank's window)
+// where the lookahead is half the smallest round trip: nothing scheduled
+// later can reach it sooner. So each worker's state changes in simulated-time
+// order relative to every message that reads it, exactly (the last task
+// begun before the bound may run past it: tasks are atomic, and children are
+// spawned after the task's own work). One approximation: two workers of one
+// process apply their owner-side window operations in processing order, which
+// may differ from time order by less than the lookahead.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <queue>
+#include <unordered_set>
+#include <variant>
+#include <vector>
+
+#include "platform/rng.hpp"
+#include "policy/chunk_policy.hpp"
+#include "policy/spawn_policy.hpp"
+#include "policy/victim_policy.hpp"
+#include "sim/event_heap.hpp"
+#include "sim/machine.hpp"
+#include "sim/sim_config.hpp"
+#include "sim/sim_deque.hpp"
+#include "sim/sim_window.hpp"
+#include "sim/workloads.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::sim {
+
+// The platform::Backoff the runtime's idle workers use (kIdleBackoff in
+// src/sched/worker.cpp: 6 spin rounds, 4 yields, sleeps from 5 to 500 us),
+// as time: a pause instruction ~20 ns, a sched_yield on an idle core ~1 us,
+// and Linux's default 50 us timer slack added to every sleep.
+double heist_backoff_ns(unsigned round) noexcept;
+
+template <class W>
+class Engine {
+ public:
+  Engine(const W& workload, const SimConfig& config);
+  SimResult run();
+
+ private:
+  using Task = typename W::Task;
+  using Cursor = typename W::Cursor;
+
+  struct Frame {
+    Cursor cursor;
+    std::uint64_t start_head;  // deque head when the task began: its queued children lie above
+    bool queued;               // came through the deque (counts in `depth`)
+  };
+
+  // What a worker's pending event is.
+  enum class Step : std::uint8_t {
+    busy,          // run tasks (the event time is the worker's clock)
+    attempt,       // start a steal attempt (after back-off)
+    remote_start,  // start the between-process part of an attempt
+    thread_claim,  // its claim reaches the victim's deque
+    remote_op,     // its current protocol operation reaches the victim rank's window
+    receive,       // stolen tasks arrive in its deque
+  };
+
+  struct Worker {
+    Worker(int id_, int rank_, int local, const SimConfig& c, int wpr);
+    int id, rank;
+    double clock = 0;  // busy: time of its next action
+    Step step = Step::attempt;
+    std::vector<Frame> stack;
+    SimDeque<Task> deque;
+    policy::SpawnDecider decider;
+    std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
+    bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
+    bool remote_asked = false; // another rank asked: poll right after the next queued spawn
+    int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
+    int poll_countdown;
+    // search
+    platform::Rng rng;         // in-process victims (Worker::rng_)
+    platform::Rng remote_rng;  // victim ranks (Distributor's per-worker rng)
+    policy::RandomVictims victims;
+    int local_failures = 0;
+    unsigned backoff_round = 0;
+    double search_since = 0;   // went idle
+    double attempt_start = 0;  // current attempt began
+    // the attempt in flight
+    int target = -1;           // victim worker (thread claim) or rank (remote)
+    Hop hop = Hop::self;
+    std::optional<dist::SwsSteal> sws;
+    std::optional<dist::SdcSteal> sdc;
+    int polls = 0;
+    bool remote_attempt = false;
+    std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
+    std::vector<Task> incoming;             // claimed tasks on their way
+    // statistics
+    std::uint64_t executed = 0, inlined = 0, queued_spawns = 0, max_queue = 0;
+    double work_ns = 0, search_ns = 0, steal_ns = 0;
+  };
+
+  struct Message {  // a non-blocking completion notification in flight
+    double time;
+    std::uint64_t seq;
+    int rank;
+    std::variant<dist::SwsSteal, dist::SdcSteal> steal;
+    friend bool operator>(const Message& a, const Message& b) noexcept {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+
+  // ---- busy path (engine.hpp) ----
+  void run_busy(Worker& w, double bound);
+  void begin(Worker& w, const Task& t, bool queued);
+  void spawn(Worker& w, const Task& child);
+  void go_idle(Worker& w);
+  // ---- owner side of the process window (engine_window.hpp) ----
+  void poll(Worker& w);
+  void release_from(Worker& w, SimWindow<Task>& win, OwnerOps& ops);
+  void charge(Worker& w, const OwnerOps& ops);
+  // ---- thief side (engine_search.hpp) ----
+  void start_attempt(Worker& w, double t);
+  void launch_thread_attempt(Worker& w, double start);
+  void start_remote(Worker& w, double t);
+  void apply_thread_claim(Worker& w, double t);
+  void apply_remote_op(Worker& w, double t);
+  void apply_sws(Worker& w, SimWindow<Task>& win, double t);
+  void apply_sdc(Worker& w, SimWindow<Task>& win, double t);
+  void issue_remote_op(Worker& w, double t);
+  void receive(Worker& w, double t);
+  void after_local_failure(Worker& w, double t);
+  void after_remote_failure(Worker& w, double t);
+  void pause(Worker& w, double t);
+  void become_busy(Worker& w, double t);
+  void deliver(const Message& m);
+
+  void schedule(Worker& w, Step s, double time) {
+    w.step = s;
+    heap_.set({time, s == Step::busy ? 2u : 1u, static_cast<std::uint32_t>(w.id)});
+  }
+  std::uint32_t take(std::uint32_t available, Hop) const noexcept { return chunk_.take(available); }
+  std::uint32_t take_remote(std::uint32_t available, Hop) const noexcept { return remote_chunk_.take(available); }
+
+  const W& wl_;
+  SimConfig cfg_;
+  Machine machine_;
+  policy::ChunkPolicy chunk_;
+  policy::ChunkPolicy remote_chunk_;
+  std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
+  std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
+  double lookahead_;
+  bool multi_rank_;
+  std::vector<Worker> workers_;
+  std::vector<SimWindow<Task>> windows_;
+  std::vector<ArrivalTimes> at_worker_;  // pending claims on each worker's deque
+  std::vector<ArrivalTimes> at_rank_;    // pending operations on each rank's window
+  WorkerHeap heap_;
+  std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
+  std::uint64_t message_seq_ = 0;
+  std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
+  double makespan_ = 0;
+  SimResult result_;
+  std::vector<Task> buffer_, returned_;
+};
+
+// ---------------------------------------------------------------- construction
+
+template <class W>
+Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, int wpr)
+    : id(id_),
+      rank(rank_),
+      deque(c.options.deque_max_tasks),
+      decider(c.options),
+      poll_countdown(c.options.poll_interval),
+      rng(c.options.seed + static_cast<std::uint64_t>(local)),
+      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
+      victims(local, wpr) {}
+
+template <class W>
+Engine<W>::Engine(const W& workload, const SimConfig& config)
+    : wl_(workload),
+      cfg_(config),
+      machine_(config.machine),
+      chunk_(config.options.chunk),
+      remote_chunk_(config.options.remote_chunk),
+      task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
+      slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
+      lookahead_(machine_.min_one_way_ns()),
+      multi_rank_(machine_.ranks() > 1),
+      heap_(static_cast<std::uint32_t>(machine_.workers())) {
+  cfg_.costs.validate();
+  cfg_.options.validate();
+  if (workload.input_bytes() > cfg_.options.task_input_bytes)
+    throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
+  const int n = machine_.workers();
+  const int wpr = machine_.workers_per_rank();
+  workers_.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, wpr);
+  at_worker_.resize(static_cast<std::size_t>(n));
+  if (multi_rank_) {
+    windows_.reserve(static_cast<std::size_t>(machine_.ranks()));
+    for (int r = 0; r < machine_.ranks(); ++r)
+      windows_.emplace_back(cfg_.options.protocol, static_cast<std::uint32_t>(cfg_.options.public_queue_slots));
+    at_rank_.resize(static_cast<std::size_t>(machine_.ranks()));
+  }
+}
+
+// ---------------------------------------------------------------- main loop
+
+template <class W>
+SimResult Engine<W>::run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  // The root task is queued on worker 0 (rank 0 runs Runtime::root); every
+  // other worker starts searching at time 0.
+  Worker& first = workers_[0];
+  first.deque.push(wl_.root());
+  outstanding_ = 1;
+  schedule(first, Step::busy, 0.0);
+  for (std::size_t i = 1; i < workers_.size(); ++i) schedule(workers_[i], Step::attempt, 0.0);
+
+  while (outstanding_ > 0) {
+    ++result_.events;
+    if (!messages_.empty() && (heap_.empty() || messages_.top().time <= heap_.top().time)) {
+      const Message m = messages_.top();
+      messages_.pop();
+      deliver(m);
+      continue;
+    }
+    const EventKey key = heap_.top();
+    Worker& w = workers_[key.id];
+    const double t = key.time;
+    switch (w.step) {
+      case Step::busy: {
+        double bound = std::min(t + lookahead_, at_worker_[static_cast<std::size_t>(w.id)].earliest());
+        if (multi_rank_) bound = std::min(bound, at_rank_[static_cast<std::size_t>(w.rank)].earliest());
+        run_busy(w, bound);
+        if (w.step == Step::busy) schedule(w, Step::busy, w.clock);
+        break;
+      }
+      case Step::attempt: start_attempt(w, t); break;
+      case Step::remote_start: start_remote(w, t); break;
+      case Step::thread_claim: apply_thread_claim(w, t); break;
+      case Step::remote_op: apply_remote_op(w, t); break;
+      case Step::receive: receive(w, t); break;
+    }
+  }
+
+  // Statistics: a worker's time after its last task until the makespan is search.
+  result_.time_s = makespan_ * 1e-9;
+  for (Worker& w : workers_) {
+    const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
+    w.search_ns += std::max(0.0, makespan_ - idle_from);
+    result_.tasks += w.executed;
+    result_.inlined += w.inlined;
+    result_.queued += w.queued_spawns;
+    result_.work_s += w.work_ns * 1e-9;
+    result_.search_s += w.search_ns * 1e-9;
+    result_.steal_s += w.steal_ns * 1e-9;
+    result_.max_queue = std::max(result_.max_queue, w.max_queue);
+  }
+  result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result_;
+}
+
+// ---------------------------------------------------------------- busy path
+
+template <class W>
+void Engine<W>::run_busy(Worker& w, double bound) {
+  while (w.clock < bound) {
+    if (w.stack.empty()) {
+      Task t;
+      if (!w.deque.pop(t)) {
+        go_idle(w);
+        return;
+      }
+      begin(w, t, true);
+      continue;
+    }
+    Frame& f = w.stack.back();
+    Task child;
+    if (wl_.next(f.cursor, child)) {
+      spawn(w, child);
+      continue;
+    }
+    if constexpr (W::kJoins) {
+      // The task's wait(): run its own queued children first, nested (LIFO).
+      if (w.deque.head() > f.start_head && w.deque.size() > 0) {
+        Task t;
+        w.deque.pop(t);
+        begin(w, t, true);
+        continue;
+      }
+    }
+    if (f.queued) --w.depth;
+    w.stack.pop_back();
+    if (--outstanding_ == 0) return;
+  }
+}
+
+template <class W>
+void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
+  Work work;
+  Cursor cursor = wl_.open(t, work);
+  const double cost = (queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
+                      static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns;
+  ++w.executed;
+  w.clock += cost;
+  w.work_ns += cost;
+  if (w.clock > makespan_) makespan_ = w.clock;
+  if (queued) {
+    // A pop frees a queue slot: the runtime re-asks the policy (grant(0)).
+    if (cfg_.options.policy == SpawnPolicy::bounded) w.credits = 0;
+  } else {
+    ++w.inlined;
+  }
+  if (W::empty(cursor)) {
+    --outstanding_;  // the task is done
+  } else {
+    w.stack.push_back({cursor, w.deque.head(), queued});  // outstanding: the task became a frame
+    if (queued) ++w.depth;
+  }
+  if (queued && multi_rank_ && --w.poll_countdown <= 0) poll(w);
+}
+
+template <class W>
+void Engine<W>::spawn(Worker& w, const Task& child) {
+  ++outstanding_;
+  // The inline fast path of heist::spawn (include/heist/heist.hpp).
+  if (w.credits > 0 && !w.work_wanted) {
+    --w.credits;
+    begin(w, child, false);
+    return;
+  }
+  // Worker::decide_defer.
+  if (multi_rank_ && --w.poll_countdown <= 0) poll(w);
+  policy::SpawnFacts facts;
+  facts.queued = w.deque.size();
+  facts.held = facts.queued + static_cast<std::size_t>(w.depth);
+  facts.public_tasks = w.deque.public_size();
+  facts.inline_frames = static_cast<unsigned>(w.stack.size());
+  if (w.work_wanted) {
+    w.work_wanted = false;
+    facts.thief_asked = true;
+  }
+  const policy::SpawnAction action = w.decider.decide(facts);
+  if (action == policy::SpawnAction::run_inline) {
+    w.credits = w.decider.inline_credits();
+    begin(w, child, false);
+    return;
+  }
+  if (w.deque.full()) {  // the runtime's begin_push at the deque's maximum: run it now
+    begin(w, child, false);
+    return;
+  }
+  w.deque.push(child);
+  if (action == policy::SpawnAction::queue_public) w.deque.release();
+  ++w.queued_spawns;
+  w.max_queue = std::max<std::uint64_t>(w.max_queue, w.deque.size());
+  if (w.remote_asked) {  // a thief of another rank waits for this task
+    w.remote_asked = false;
+    poll(w);
+  }
+}
+
+template <class W>
+void Engine<W>::go_idle(Worker& w) {
+  w.search_since = w.clock;
+  w.backoff_round = 0;  // a new help loop: a fresh Backoff
+  schedule(w, Step::attempt, w.clock);
+}
+
+}  // namespace heist::sim
+
+#include "sim/engine_search.hpp"
+#include "sim/engine_window.hpp"
