@@ -4,6 +4,7 @@
 // the table that does it lives in src/api/option_table.cpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -22,10 +23,43 @@ enum class SpawnPolicy {
   slaw,        // SLAW's adaptive switch: F queued tasks -> inline, S inline frames -> queue, every INT spawns
 };
 
-// How many tasks a thief takes from a victim's public queue.
+// Levels of the machine hierarchy, bottom up, as indices into the per-level
+// arrays below: 0 worker, 1 cache, 2 numa, 3 socket, 4 process, 5 node,
+// 6 machine (heist::policy::Level; src/policy/topology.hpp).
+inline constexpr int kHierarchyLevels = 7;
+
+// How many tasks a thief takes from a victim (seed 000 §3.2.2).
 struct ChunkSpec {
-  enum class Kind { fixed, half } kind = Kind::fixed;
-  std::uint32_t k = 1;  // for Kind::fixed
+  enum class Kind {
+    fixed,  // k at every level
+    half,   // steal-half at every level
+    hcs,    // Hierarchical Chunk Selection: k inside a node, half across nodes, unless `levels` says otherwise
+  } kind = Kind::fixed;
+  std::uint32_t k = 1;  // fixed: every level; hcs: the levels inside a node
+  static constexpr std::uint32_t kHalf = 0xFFFFFFFFu;  // a per-level value: steal half
+  // hcs: per-level values (a count, or kHalf), indexed by level; 0 = the default.
+  std::array<std::uint32_t, kHierarchyLevels> levels{};
+  bool operator==(const ChunkSpec&) const = default;
+};
+
+// Hierarchical Victim Selection (seed 000 §3.2.1): random attempts at each
+// level before moving up, indexed by level (the worker entry is unused);
+// 0 = the default: as many attempts as the thief's domain at that level has
+// places, and 4 * ceil(log2 N) at the top level (N places in all).
+struct HvsCounts {
+  std::array<std::uint32_t, kHierarchyLevels> attempts{};
+  bool operator==(const HvsCounts&) const = default;
+};
+
+// Which victim a thief tries next.
+struct VictimSpec {
+  enum class Kind {
+    random,        // uniform over every other worker of the job
+    hvs,           // Hierarchical Victim Selection: nearest levels first
+    success_only,  // seed 003: HVS inside a node; across nodes only ranks that advertise work, by request
+  } kind = Kind::hvs;
+  HvsCounts hvs{};  // hvs and success-only (its levels inside a node)
+  bool operator==(const VictimSpec&) const = default;
 };
 
 // The one-sided steal protocol between processes (seed 001).
@@ -75,6 +109,8 @@ struct Options {
   ProgressMode progress = ProgressMode::poll;
   int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
   int progress_interval_us = 100;    // progress thread period
+  int poll_period_us = 20;           // the spawn slow path polls at least this often; inline credits are paced to it
+  int reacquire_delay_us = 100;      // tasks released because another rank asked stay reserved for thieves this long
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
 

@@ -156,6 +156,16 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.progress_interval_us = parse_int(v, 1, 1000000, "--progress-interval-us");
      }},
+    {"poll_period_us", "HEIST_POLL_PERIOD_US", "--poll-period-us",
+     "between processes: longest time between a spawning worker's polls (paces its inline spawns), microseconds",
+     [](const Options& o) { return std::to_string(o.poll_period_us); },
+     [](Options& o, const std::string& v) { o.poll_period_us = parse_int(v, 1, 1000000, "--poll-period-us"); }},
+    {"reacquire_delay_us", "HEIST_REACQUIRE_DELAY_US", "--reacquire-delay-us",
+     "between processes: tasks released because another rank asked stay reserved for thieves this long, microseconds",
+     [](const Options& o) { return std::to_string(o.reacquire_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.reacquire_delay_us = parse_int(v, 0, 1000000, "--reacquire-delay-us");
+     }},
     {"sws_empty_threshold", "HEIST_SWS_EMPTY_THRESHOLD", "--sws-empty-threshold",
      "SWS steal damping: attempts seen on a target before thieves probe it first",
      [](const Options& o) { return std::to_string(o.sws_empty_threshold); },

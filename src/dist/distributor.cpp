@@ -47,6 +47,7 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
               scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),
       protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
       inbox_(window_, layout_, rank_, ranks_),
+      reacquire_delay_ns_(std::int64_t{scheduler.options().reacquire_delay_us} * 1000),
       per_worker_(static_cast<std::size_t>(scheduler.size())),
       progress_period_us_(scheduler.options().progress_interval_us) {
   const Options& o = scheduler.options();
@@ -130,21 +131,27 @@ void Distributor::poll(sched::Worker& w) {
   std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   if (!protocol_->dry(p.comm)) return;
-  if (w.queued() >= 1) release_from(w, p);
-  else if (protocol_->asked()) w.want_work();  // queue work at the next spawn; the next poll releases it
+  const bool asked = protocol_->asked();
+  if (w.queued() >= 1) {
+    if (release_from(w, p) > 0 && asked)
+      reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+  } else if (asked) {
+    w.want_work();  // queue work at the next spawn; the next poll releases it
+  }
 }
 
-void Distributor::release_from(sched::Worker& w, PerWorker& p) {
+std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
   const std::uint32_t room = protocol_->room();
-  if (room == 0) return;
+  if (room == 0) return 0;
   const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
   p.buffer.clear();
   const std::uint32_t n = w.take_oldest(std::min(room, half), p.buffer, max_output());
-  if (n == 0) return;
+  if (n == 0) return 0;
   std::vector<std::byte> returned;
   protocol_->release(p.buffer.data(), n, returned, p.comm);
   ++w.stats_ref().public_releases;
   for (std::size_t at = 0; at < returned.size(); at += stride_) w.accept_stolen(returned.data() + at);
+  return n;
 }
 
 void Distributor::drain_inbox(sched::Worker& w, PerWorker& p) {
@@ -170,8 +177,9 @@ std::uint32_t Distributor::steal(sched::Worker& w) {
   PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
   flush_pending(p);
   WorkerStats& s = w.stats_ref();
-  // 1. Tasks this process offered and nobody took: take them back first.
-  if (protocol_->offering()) {
+  // 1. Tasks this process offered and nobody took: take them back first,
+  //    unless they are still reserved for the thief that asked for them.
+  if (protocol_->offering() && platform::now_ns() >= reserved_until_ns_.load(std::memory_order_relaxed)) {
     std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
     if (lock.owns_lock()) {
       p.buffer.clear();

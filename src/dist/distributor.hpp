@@ -88,7 +88,7 @@ class Distributor final : public sched::RemoteWork {
     int pending_target = -1;        // a non-blocking call awaits its flush
   };
 
-  void release_from(sched::Worker& w, PerWorker& p);
+  std::uint32_t release_from(sched::Worker& w, PerWorker& p);
   std::uint32_t accept(sched::Worker& w, PerWorker& p, int from);
   void flush_pending(PerWorker& p);
   void drain_inbox(sched::Worker& w, PerWorker& p);
@@ -105,6 +105,14 @@ class Distributor final : public sched::RemoteWork {
   std::unique_ptr<StealProtocol> protocol_;
   CompletionInbox inbox_;
   std::mutex owner_;
+  // Tasks released because a thief of another rank asked are reserved for
+  // thieves until this time: this process's own idle workers do not take
+  // them back before then (else a lazily created task offered to a waiting
+  // rank goes back to its owner, idle in wait(), before the thief's next
+  // attempt). Written under owner_, read without it: relaxed, a hint — a
+  // stale value only shifts one re-acquire by a reservation period.
+  std::atomic<std::int64_t> reserved_until_ns_{0};
+  std::int64_t reacquire_delay_ns_;
   std::vector<PerWorker> per_worker_;
   std::atomic<bool> active_{false};
   std::uint64_t generation_ = 0;

@@ -37,6 +37,8 @@ Worker::Worker(Scheduler& scheduler, int id, int workers)
       id_(id),
       poll_interval_(scheduler.options().poll_interval),
       poll_countdown_(scheduler.options().poll_interval),
+      poll_period_ns_(std::int64_t{scheduler.options().poll_period_us} * 1000),
+      remote_max_sleep_us_(std::max(2, scheduler.options().reacquire_delay_us / 2)),
       deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
       victims_(id, workers),
       chunk_(scheduler.options().chunk),
@@ -91,8 +93,22 @@ void Worker::grant(std::int64_t credits) noexcept {
   room = -credits;
 }
 
+std::int64_t Worker::paced_credits(std::int64_t wanted, std::int64_t now) noexcept {
+  const std::int64_t since = now - last_grant_ns_;
+  last_grant_ns_ = now;
+  if (since > poll_period_ns_) credit_pace_ = std::max<std::int64_t>(1, credit_pace_ / 2);
+  else if (since < poll_period_ns_ / 2 && credit_pace_ < wanted) credit_pace_ *= 2;
+  return std::min(wanted, credit_pace_);
+}
+
 bool Worker::decide_defer() {
-  if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
+  const bool paced = remote_ != nullptr && remote_->region_active();
+  std::int64_t now = 0;
+  if (paced) {
+    now = platform::now_ns();
+    if (now - last_poll_ns_ >= poll_period_ns_) poll_remote();
+  }
+  if (queue_seeds_ && level == 0) return true;
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
@@ -105,7 +121,9 @@ bool Worker::decide_defer() {
   switch (decider_.decide(facts)) {
     case policy::SpawnAction::queue: return true;
     case policy::SpawnAction::queue_public: publish_next_ = true; return true;
-    case policy::SpawnAction::run_inline: grant(decider_.inline_credits()); return false;
+    case policy::SpawnAction::run_inline:
+      grant(paced ? paced_credits(decider_.inline_credits(), now) : decider_.inline_credits());
+      return false;
   }
   return true;
 }
@@ -373,6 +391,7 @@ void Worker::execute_foreign(std::byte* slot) {
 
 void Worker::poll_remote() {
   poll_countdown_ = poll_interval_;
+  last_poll_ns_ = platform::now_ns();
   if (remote_->region_active()) remote_->poll(*this);
 }
 
@@ -426,7 +445,7 @@ void Worker::run_overflow() {
 }
 
 std::uint32_t Worker::try_steal() {
-  const int victim = victims_.next(rng_);
+  const int victim = victims_.next_local(rng_);
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
   const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
@@ -450,7 +469,11 @@ void Worker::help_until(Done&& done) {
   if (at_top_level()) enter_region();
   std::byte* buffer = exec_buffer(help_depth_);
   ++help_depth_;
-  platform::Backoff backoff(id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff);
+  platform::BackoffLimits limits = id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff;
+  // Tasks another rank released for this process stay reserved for a while
+  // (Options::reacquire_delay_us): look again at least twice within it.
+  if (remote_ != nullptr) limits.max_sleep_us = std::min(limits.max_sleep_us, remote_max_sleep_us_);
+  platform::Backoff backoff(limits);
   const bool may_steal = help_depth_ <= max_help_depth_ && sched_.size() > 1;
   const bool may_steal_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
   std::int64_t searching_since = 0;
@@ -566,7 +589,7 @@ void Worker::wait_sync(detail::SyncNode* node) {
 
 // ---------------------------------------------------------------- distributed regions
 
-void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
+void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
   if (!at_top_level() || !finishes_.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
@@ -574,11 +597,14 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
   set_frame(&record);
   std::exception_ptr error;
   if (seed) {
+    queue_seeds_ = pool;
+    grant(0);  // no inline credits left from before: every seed spawn asks decide_defer()
     try {
       body(ctx);
     } catch (...) {
       error = std::current_exception();
     }
+    queue_seeds_ = false;
   }
   help_until([&] {
     if (record.fence) flush_fence(record);

@@ -53,7 +53,9 @@ class Worker : public detail::WorkerCore {
   // Runs body(ctx) (if seed) under a finish, helps until it drains, then
   // until every rank's region is done; stops the other workers. A task
   // exception is left for the caller to rethrow after the ranks met.
-  void run_region(void (*body)(void*), void* ctx, bool seed);
+  // With `pool`, the spawns body() makes itself are all queued: they are the
+  // task pool every worker and rank draws from (Runtime::pool).
+  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   // ---- for dist/ (RemoteWork implementations) ----
   std::size_t queued() const noexcept { return deque_.size(); }
@@ -106,6 +108,7 @@ class Worker : public detail::WorkerCore {
   void execute(std::byte* slot);
   void execute_foreign(std::byte* slot);
   void poll_remote();
+  std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   bool decide_defer();
@@ -141,8 +144,20 @@ class Worker : public detail::WorkerCore {
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   int poll_interval_;
   int poll_countdown_;
-  int local_failures_ = 0;
-  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)           // failed steals inside the process since the last remote attempt
+  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
+  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)
+  // Between processes a thief of another rank cannot raise work_wanted: it is
+  // heard only when this worker polls, which inline spawns never do. So in a
+  // distributed region the slow path polls when poll_period_ns_ has passed,
+  // and the inline credits it grants are paced so that it runs about that
+  // often: halved when slow paths come further apart, doubled (up to what
+  // the spawn policy grants) when they come much closer.
+  std::int64_t poll_period_ns_;
+  std::int64_t last_poll_ns_ = 0;
+  std::int64_t last_grant_ns_ = 0;
+  std::int64_t credit_pace_ = 1;
+  std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
+  bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
   policy::RandomVictims victims_;
   policy::ChunkPolicy chunk_;

@@ -3,7 +3,8 @@
 contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
-  check_bench_json.py [--expect-result N] [--expect-workers W] -- CMD...
+  check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-tasks T]
+                      [--expect-every-rank-works 1] -- CMD...
 """
 import json
 import subprocess
@@ -47,14 +48,21 @@ def main():
             fail("tasks_created != tasks_executed")
         if stats["steal_attempts"] != stats["steals"] + stats["failed_steals"]:
             fail("steal_attempts != steals + failed_steals")
-        if len(stats["workers"]) != report["workers"]:
-            fail("one stats.workers entry per worker expected")
+        if len(stats["workers"]) != report["workers"] * report["ranks"]:
+            fail("one stats.workers entry per worker of every rank expected")
         for w in stats["workers"]:
             for key in PER_WORKER:
                 if key not in w:
                     fail(f"missing stats.workers[].{key}")
         if "--expect-tasks" in expect and stats["tasks_created"] != int(expect["--expect-tasks"]):
             fail(f"tasks_created {stats['tasks_created']} != {expect['--expect-tasks']}")
+        if "--expect-every-rank-works" in expect:
+            ran = {}
+            for w in stats["workers"]:
+                ran[w["rank"]] = ran.get(w["rank"], 0) + w["tasks_executed"]
+            idle = [r for r in range(report["ranks"]) if ran.get(r, 0) == 0]
+            if idle:
+                fail(f"ranks {idle} executed no task: work did not spread ({ran})")
 
 
 if __name__ == "__main__":
