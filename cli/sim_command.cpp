@@ -39,6 +39,35 @@ bool modelled(const std::string& flag) {
   return false;
 }
 
+bool in_option_table(const char* flag) {
+  for (const OptionSpec& spec : option_table())
+    if (std::string(flag) == spec.flag) return true;
+  return false;
+}
+
+// Until the runtime's option table has --victim and parses hcs chunks (the
+// locality work in progress), the simulator reads them itself.
+VictimSpec parse_victim(const std::string& v) {
+  VictimSpec spec;
+  if (v == "random") spec.kind = VictimSpec::Kind::random;
+  else if (v == "hvs") spec.kind = VictimSpec::Kind::hvs;
+  else if (v == "success-only") spec.kind = VictimSpec::Kind::success_only;
+  else throw std::invalid_argument("--victim: '" + v + "' is not random, hvs or success-only");
+  return spec;
+}
+
+ChunkSpec parse_sim_chunk(const std::string& v) {
+  try {
+    return parse_chunk(v);
+  } catch (const OptionError&) {
+    if (v != "hcs" && v.rfind("hcs:", 0) != 0) throw;
+  }
+  ChunkSpec c;
+  c.kind = ChunkSpec::Kind::hcs;
+  c.k = v == "hcs" ? 1 : parse_chunk(v.substr(4)).k;
+  return c;
+}
+
 struct SimState {
   sim::MachineSpec machine;
   std::string latency, bandwidth;  // "hop=value,..." overrides
@@ -50,6 +79,7 @@ struct SimState {
   bool json = false;
   bool baseline = true;
   std::string backoff = "heist";
+  std::string victim;  // when the option table has no --victim yet
   std::map<std::string, std::string> runtime_flags;
   std::vector<std::pair<CLI::App*, std::unique_ptr<apps::App>>> apps;
 };
@@ -129,7 +159,8 @@ void print_summary(const nlohmann::json& r) {
     std::printf(", speedup %.2f over one worker (%.6f s), efficiency %.3f", r["speedup"].get<double>(),
                 r["t1_s"].get<double>(), r["efficiency"].get<double>());
   std::printf("\nsteals        attempts      steals      failed       tasks\n");
-  for (const char* level : {"socket", "node", "network"}) {
+  for (const char* level : {"cache", "numa", "socket", "process", "node", "machine"}) {
+    if (r["steals"][level]["attempts"].get<std::uint64_t>() == 0) continue;
     const nlohmann::json& l = r["steals"][level];
     std::printf("%-8s %12llu %11llu %11llu %11llu\n", level, l["attempts"].get<unsigned long long>(),
                 l["steals"].get<unsigned long long>(), l["failed"].get<unsigned long long>(),
@@ -165,11 +196,13 @@ int run_sim(SimState& s) {
       bool found = false;
       for (const OptionSpec& spec : option_table())
         if (flag == spec.flag) {
-          spec.set(config.options, value);
+          if (flag == "--chunk") config.options.chunk = parse_sim_chunk(value);
+          else spec.set(config.options, value);
           found = true;
         }
       if (!found) throw std::invalid_argument(flag + " is not available in this build");
     }
+    if (!s.victim.empty()) config.victim = parse_victim(s.victim);
     config.options.validate();
     if (config.options.protocol == StealProtocolKind::sws && config.options.public_queue_slots > (std::size_t{1} << 19))
       throw std::invalid_argument("--public-queue-slots: SWS rings hold at most 2^19 slots");
@@ -243,7 +276,7 @@ int run_sim(SimState& s) {
     if (s.json) std::cout << report.dump() << std::endl;
     if (csv.is_open()) {
       const nlohmann::json& t = report["steal_totals"];
-      const nlohmann::json& net = report["steals"]["network"];
+      const nlohmann::json& net = report["steals"]["machine"];
       csv << sweep[i] << ',' << point.machine.workers() << ',' << point.machine.ranks() << ',' << r.time_s << ','
           << report.value("t1_s", 0.0) << ',' << report.value("speedup", 0.0) << ',' << report.value("efficiency", 0.0)
           << ',' << r.tasks << ',' << t["attempts"] << ',' << t["steals"] << ',' << t["failed"] << ','
@@ -288,6 +321,8 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/sim_plot.py)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
+  if (!in_option_table("--victim"))
+    cmd->add_option("--victim", s.victim, "victim selection: random, hvs (default) or success-only");
   for (const OptionSpec& spec : option_table()) {
     cmd->add_option_function<std::string>(
         spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },

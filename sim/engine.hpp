@@ -34,13 +34,16 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <unordered_set>
 #include <variant>
 #include <vector>
 
+#include "platform/backoff.hpp"
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
 #include "policy/spawn_policy.hpp"
@@ -55,11 +58,15 @@
 
 namespace heist::sim {
 
-// The platform::Backoff the runtime's idle workers use (kIdleBackoff in
-// src/sched/worker.cpp: 6 spin rounds, 4 yields, sleeps from 5 to 500 us),
-// as time: a pause instruction ~20 ns, a sched_yield on an idle core ~1 us,
-// and Linux's default 50 us timer slack added to every sleep.
-double heist_backoff_ns(unsigned round) noexcept;
+// The platform::Backoff of the runtime's waiting workers, as time: the limits
+// of src/sched/worker.cpp (kWaitBackoff for a process's first worker, which
+// waits in Runtime::root/pool, kIdleBackoff for the others; the sleep capped
+// at reacquire_delay_us / 2 when there are other processes), with a pause
+// instruction ~20 ns, a sched_yield on an idle core ~1 us, and Linux's
+// default 50 us timer slack added to every sleep.
+inline constexpr platform::BackoffLimits kSimWaitBackoff{6, 8, 2, 100};
+inline constexpr platform::BackoffLimits kSimIdleBackoff{6, 4, 5, 500};
+double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept;
 
 template <class W>
 class Engine {
@@ -80,18 +87,20 @@ class Engine {
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
     busy,          // run tasks (the event time is the worker's clock)
-    attempt,       // start a steal attempt (after back-off)
-    remote_start,  // start the between-process part of an attempt
-    thread_claim,  // its claim reaches the victim's deque
+    remote_start,  // start a steal from another rank (own-window operations first)
+    thread_claim,  // its claim reaches a worker's deque in its process
     remote_op,     // its current protocol operation reaches the victim rank's window
     receive,       // stolen tasks arrive in its deque
+    advert_read,   // SuccessOnly: its read of the ranks' advertised counts lands
+    request,       // SuccessOnly: its request reaches the chosen rank
+    waiting,       // SuccessOnly: queued at a rank (no event until served)
   };
 
   struct Worker {
-    Worker(int id_, int rank_, int local, const SimConfig& c, int wpr);
+    Worker(int id_, int rank_, int local, const SimConfig& c);
     int id, rank;
     double clock = 0;  // busy: time of its next action
-    Step step = Step::attempt;
+    Step step = Step::busy;
     std::vector<Frame> stack;
     SimDeque<Task> deque;
     policy::SpawnDecider decider;
@@ -100,21 +109,25 @@ class Engine {
     bool remote_asked = false; // another rank asked: poll right after the next queued spawn
     int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
     int poll_countdown;
+    double last_poll = 0;      // paced polling of the spawn slow path (Worker::decide_defer)
+    double last_grant = 0;
+    std::int64_t credit_pace = 1;
     // search
-    platform::Rng rng;         // in-process victims (Worker::rng_)
-    platform::Rng remote_rng;  // victim ranks (Distributor's per-worker rng)
-    policy::RandomVictims victims;
-    int local_failures = 0;
+    platform::Rng rng;  // victim selection (Worker::rng_: seed + local id)
+    std::unique_ptr<policy::VictimPolicy> victims;
+    policy::SuccessOnlyVictims* success_only = nullptr;  // victims, when it is one
+    platform::BackoffLimits backoff_limits;
     unsigned backoff_round = 0;
     double search_since = 0;   // went idle
     double attempt_start = 0;  // current attempt began
     // the attempt in flight
-    int target = -1;           // victim worker (thread claim) or rank (remote)
+    policy::VictimChoice choice{0, policy::Level::worker};
+    int target = -1;           // victim worker (thread claim) or rank (remote, request)
     Hop hop = Hop::self;
     std::optional<dist::SwsSteal> sws;
     std::optional<dist::SdcSteal> sdc;
     int polls = 0;
-    bool remote_attempt = false;
+    bool across_nodes = false;  // SuccessOnly: this attempt is a request to another node
     std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
     std::vector<Task> incoming;             // claimed tasks on their way
     // statistics
@@ -139,11 +152,10 @@ class Engine {
   void go_idle(Worker& w);
   // ---- owner side of the process window (engine_window.hpp) ----
   void poll(Worker& w);
-  void release_from(Worker& w, SimWindow<Task>& win, OwnerOps& ops);
+  std::uint32_t release_from(Worker& w, SimWindow<Task>& win, OwnerOps& ops);
   void charge(Worker& w, const OwnerOps& ops);
   // ---- thief side (engine_search.hpp) ----
-  void start_attempt(Worker& w, double t);
-  void launch_thread_attempt(Worker& w, double start);
+  void launch_attempt(Worker& w, double start);
   void start_remote(Worker& w, double t);
   void apply_thread_claim(Worker& w, double t);
   void apply_remote_op(Worker& w, double t);
@@ -151,30 +163,39 @@ class Engine {
   void apply_sdc(Worker& w, SimWindow<Task>& win, double t);
   void issue_remote_op(Worker& w, double t);
   void receive(Worker& w, double t);
-  void after_local_failure(Worker& w, double t);
-  void after_remote_failure(Worker& w, double t);
-  void pause(Worker& w, double t);
+  void failed(Worker& w, double t);
   void become_busy(Worker& w, double t);
   void deliver(const Message& m);
+  // ---- SuccessOnly (engine_success_only.hpp) ----
+  void read_adverts(Worker& w, double t);
+  void arrive_request(Worker& w, double t);
+  void serve_requests(Worker& w);
+  void advertise(int rank);
+  std::uint64_t rank_tasks(int rank) const;
 
   void schedule(Worker& w, Step s, double time) {
     w.step = s;
     heap_.set({time, s == Step::busy ? 2u : 1u, static_cast<std::uint32_t>(w.id)});
   }
-  std::uint32_t take(std::uint32_t available, Hop) const noexcept { return chunk_.take(available); }
-  std::uint32_t take_remote(std::uint32_t available, Hop) const noexcept { return remote_chunk_.take(available); }
+  StealCounts& counts(const Worker& w, bool remote) {
+    return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(w.choice.level))];
+  }
 
   const W& wl_;
   SimConfig cfg_;
   Machine machine_;
+  policy::Topology topology_;
   policy::ChunkPolicy chunk_;
   policy::ChunkPolicy remote_chunk_;
   std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
   std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
   double lookahead_;
+  double poll_period_ns_;
+  double reacquire_delay_ns_;
   bool multi_rank_;
   std::vector<Worker> workers_;
   std::vector<SimWindow<Task>> windows_;
+  std::vector<double> reserved_until_;   // per rank: its offer is reserved for other ranks' thieves until then
   std::vector<ArrivalTimes> at_worker_;  // pending claims on each worker's deque
   std::vector<ArrivalTimes> at_rank_;    // pending operations on each rank's window
   WorkerHeap heap_;
@@ -184,31 +205,41 @@ class Engine {
   double makespan_ = 0;
   SimResult result_;
   std::vector<Task> buffer_, returned_;
+  // SuccessOnly: each rank's advertised count (as of its last poll) and the
+  // thieves queued at it.
+  std::vector<std::uint32_t> advertised_;
+  std::vector<std::deque<int>> requests_;
 };
 
 // ---------------------------------------------------------------- construction
 
 template <class W>
-Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, int wpr)
+Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c)
     : id(id_),
       rank(rank_),
       deque(c.options.deque_max_tasks),
       decider(c.options),
       poll_countdown(c.options.poll_interval),
       rng(c.options.seed + static_cast<std::uint64_t>(local)),
-      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
-      victims(local, wpr) {}
+      backoff_limits(local == 0 ? kSimWaitBackoff : kSimIdleBackoff) {
+  if (c.machine.ranks() > 1)
+    backoff_limits.max_sleep_us = std::min<std::int64_t>(backoff_limits.max_sleep_us,
+                                                        std::max(2, c.options.reacquire_delay_us / 2));
+}
 
 template <class W>
 Engine<W>::Engine(const W& workload, const SimConfig& config)
     : wl_(workload),
       cfg_(config),
       machine_(config.machine),
+      topology_(topology_of(machine_)),
       chunk_(config.options.chunk),
       remote_chunk_(config.options.remote_chunk),
       task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
       slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
       lookahead_(machine_.min_one_way_ns()),
+      poll_period_ns_(config.options.poll_period_us * 1000.0),
+      reacquire_delay_ns_(config.options.reacquire_delay_us * 1000.0),
       multi_rank_(machine_.ranks() > 1),
       heap_(static_cast<std::uint32_t>(machine_.workers())) {
   cfg_.costs.validate();
@@ -218,13 +249,24 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, wpr);
+  for (int i = 0; i < n; ++i) {
+    Worker& w = workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_);
+    if (n > 1) {
+      w.victims = policy::make_victim_policy(cfg_.victim, topology_, i);
+      w.success_only = dynamic_cast<policy::SuccessOnlyVictims*>(w.victims.get());
+    }
+  }
   at_worker_.resize(static_cast<std::size_t>(n));
   if (multi_rank_) {
     windows_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
       windows_.emplace_back(cfg_.options.protocol, static_cast<std::uint32_t>(cfg_.options.public_queue_slots));
     at_rank_.resize(static_cast<std::size_t>(machine_.ranks()));
+    reserved_until_.assign(static_cast<std::size_t>(machine_.ranks()), 0.0);
+    if (cfg_.victim.kind == VictimSpec::Kind::success_only) {
+      advertised_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
+      requests_.resize(static_cast<std::size_t>(machine_.ranks()));
+    }
   }
 }
 
@@ -239,10 +281,12 @@ SimResult Engine<W>::run() {
   first.deque.push(wl_.root());
   outstanding_ = 1;
   schedule(first, Step::busy, 0.0);
-  for (std::size_t i = 1; i < workers_.size(); ++i) schedule(workers_[i], Step::attempt, 0.0);
+  for (std::size_t i = 1; i < workers_.size(); ++i) launch_attempt(workers_[i], 0.0);
 
   while (outstanding_ > 0) {
     ++result_.events;
+    if (heap_.empty() && messages_.empty())
+      throw std::logic_error("simulator: no event left with " + std::to_string(outstanding_) + " tasks outstanding");
     if (!messages_.empty() && (heap_.empty() || messages_.top().time <= heap_.top().time)) {
       const Message m = messages_.top();
       messages_.pop();
@@ -260,11 +304,13 @@ SimResult Engine<W>::run() {
         if (w.step == Step::busy) schedule(w, Step::busy, w.clock);
         break;
       }
-      case Step::attempt: start_attempt(w, t); break;
       case Step::remote_start: start_remote(w, t); break;
       case Step::thread_claim: apply_thread_claim(w, t); break;
       case Step::remote_op: apply_remote_op(w, t); break;
       case Step::receive: receive(w, t); break;
+      case Step::advert_read: read_adverts(w, t); break;
+      case Step::request: arrive_request(w, t); break;
+      case Step::waiting: break;  // never scheduled
     }
   }
 
@@ -354,8 +400,9 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  // Worker::decide_defer.
-  if (multi_rank_ && --w.poll_countdown <= 0) poll(w);
+  // Worker::decide_defer: between processes the slow path polls at least
+  // every poll_period_us and paces its inline credits to that period.
+  if (multi_rank_ && w.clock - w.last_poll >= poll_period_ns_) poll(w);
   policy::SpawnFacts facts;
   facts.queued = w.deque.size();
   facts.held = facts.queued + static_cast<std::size_t>(w.depth);
@@ -368,6 +415,13 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   const policy::SpawnAction action = w.decider.decide(facts);
   if (action == policy::SpawnAction::run_inline) {
     w.credits = w.decider.inline_credits();
+    if (multi_rank_) {  // Worker::paced_credits
+      const double since = w.clock - w.last_grant;
+      w.last_grant = w.clock;
+      if (since > poll_period_ns_) w.credit_pace = std::max<std::int64_t>(1, w.credit_pace / 2);
+      else if (since < poll_period_ns_ / 2 && w.credit_pace < w.credits) w.credit_pace *= 2;
+      w.credits = std::min(w.credits, w.credit_pace);
+    }
     begin(w, child, false);
     return;
   }
@@ -389,10 +443,20 @@ template <class W>
 void Engine<W>::go_idle(Worker& w) {
   w.search_since = w.clock;
   w.backoff_round = 0;  // a new help loop: a fresh Backoff
-  schedule(w, Step::attempt, w.clock);
+  if (!requests_.empty()) {
+    advertise(w.rank);
+    serve_requests(w);
+  }
+  if (outstanding_ == 0) {  // the run is over: nothing to look for
+    w.step = Step::waiting;
+    heap_.remove(static_cast<std::uint32_t>(w.id));
+    return;
+  }
+  launch_attempt(w, w.clock);
 }
 
 }  // namespace heist::sim
 
 #include "sim/engine_search.hpp"
+#include "sim/engine_success_only.hpp"
 #include "sim/engine_window.hpp"

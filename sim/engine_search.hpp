@@ -1,41 +1,41 @@
-// Engine<W>, thief side: an idle worker's search, following Worker::help_until
-// and Worker::try_steal (src/sched/worker.cpp) inside its process and
-// Distributor::steal (src/dist/distributor.cpp) between processes, with the
-// runtime's SWS and SDC thief state machines applied one communication per
-// event at the victim's window. Included by sim/engine.hpp.
+// Engine<W>, thief side: an idle worker's search. Each attempt asks the
+// worker's VictimPolicy (policy/victim_policy.hpp) for a place; a place of
+// the thief's own process is tried like Worker::try_steal (one claim on its
+// deque, src/sched/worker.cpp), a place of another process like
+// Distributor::steal (take back this process's unclaimed offer first, then
+// the runtime's SWS or SDC thief state machine on that rank's window, one
+// communication per event; src/dist/distributor.cpp). A failed attempt
+// backs off (platform::Backoff's delays) and asks the policy again.
+// Included by sim/engine.hpp.
 #pragma once
 
 namespace heist::sim {
 
+// Asks the victim policy for the next victim and sends the attempt's first
+// communication. The choice is made when the attempt is scheduled rather
+// than when it starts: each worker has its own policy object and RNG, so the
+// choices, and the run, are the same — and a failed attempt costs one event.
 template <class W>
-void Engine<W>::start_attempt(Worker& w, double t) {
-  if (machine_.workers_per_rank() > 1) {
-    launch_thread_attempt(w, t);
-    return;
-  }
-  w.attempt_start = t;
-  if (multi_rank_) {
-    start_remote(w, t);
-    return;
-  }
-  pause(w, t);
-}
-
-// try_steal: one victim of this process. The victim is drawn when the
-// attempt is scheduled rather than when it starts: each worker has its own
-// RNG, so the draws, and the run, are the same — and a failed attempt costs
-// one event instead of two.
-template <class W>
-void Engine<W>::launch_thread_attempt(Worker& w, double start) {
+void Engine<W>::launch_attempt(Worker& w, double start) {
   w.attempt_start = start;
-  const int victim = machine_.first_worker(w.rank) + w.victims.next(w.rng);
-  w.target = victim;
-  w.hop = machine_.hop(w.id, victim);
-  w.remote_attempt = false;
-  ++result_.thread_steals[static_cast<std::size_t>(w.hop)].attempts;
+  w.across_nodes = w.success_only != nullptr && w.success_only->inter_node_due();
+  if (w.across_nodes) {  // SuccessOnly: a request to a rank that advertises work
+    schedule(w, Step::remote_start, start);
+    return;
+  }
+  w.choice = w.victims->next(w.rng);
+  const int rank = machine_.rank_of(w.choice.place);
+  if (rank != w.rank) {
+    w.target = rank;
+    schedule(w, Step::remote_start, start);
+    return;
+  }
+  w.target = w.choice.place;
+  w.hop = machine_.hop(w.id, w.target);
+  ++counts(w, false).attempts;
   ++result_.messages.shm_ops;
   const double arrive = start + machine_.latency_ns(w.hop) / 2;
-  at_worker_[static_cast<std::size_t>(victim)].add(arrive);
+  at_worker_[static_cast<std::size_t>(w.target)].add(arrive);
   schedule(w, Step::thread_claim, arrive);
 }
 
@@ -44,14 +44,15 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   at_worker_[static_cast<std::size_t>(w.target)].remove_earliest();
   Worker& v = workers_[static_cast<std::size_t>(w.target)];
   w.incoming.clear();
-  const std::uint32_t k = v.deque.steal([&](std::uint32_t available) { return take(available, w.hop); }, w.incoming);
+  const std::uint32_t k = v.deque.steal(
+      [&](std::uint32_t available) { return chunk_.take(available, w.choice.level); }, w.incoming);
   // Nothing public left: ask the victim to queue more (Worker::try_steal).
   if (v.deque.public_size() == 0) v.work_wanted = true;
   const double back = t + machine_.latency_ns(w.hop) / 2;
-  StealCounts& c = result_.thread_steals[static_cast<std::size_t>(w.hop)];
+  StealCounts& c = counts(w, false);
   if (k == 0) {
     ++c.failed;
-    after_local_failure(w, back);
+    failed(w, back);
     return;
   }
   ++c.steals;
@@ -60,23 +61,13 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
 }
 
 template <class W>
-void Engine<W>::after_local_failure(Worker& w, double t) {
-  // Nothing in this process after a round of attempts: look outside it.
-  if (multi_rank_ && ++w.local_failures >= machine_.workers_per_rank() - 1) {
-    schedule(w, Step::remote_start, t);
-    return;
-  }
-  pause(w, t);
-}
-
-template <class W>
 void Engine<W>::start_remote(Worker& w, double t) {
   w.clock = t;
-  w.local_failures = 0;
   poll(w);  // completions, releases (help_until polls before a remote steal)
-  // 1. Tasks this process offered and nobody took: take them back first.
+  // 1. Tasks this process offered and nobody took: take them back first,
+  //    unless they are reserved for the thief of another rank that asked.
   SimWindow<Task>& own = windows_[static_cast<std::size_t>(w.rank)];
-  if (own.offering()) {
+  if (own.offering() && w.clock >= reserved_until_[static_cast<std::size_t>(w.rank)]) {
     OwnerOps ops;
     buffer_.clear();
     const std::optional<std::uint32_t> n = own.acquire(buffer_, ops);
@@ -87,20 +78,24 @@ void Engine<W>::start_remote(Worker& w, double t) {
     }
     if (*n > 0) {
       for (const Task& task : buffer_) w.deque.push(task);
+      result_.public_acquires += *n;
       become_busy(w, w.clock);
       return;
     }
   }
-  // 2. Another rank, at random.
-  const int pick = static_cast<int>(w.remote_rng.below(static_cast<std::uint32_t>(machine_.ranks() - 1)));
-  const int victim = pick >= w.rank ? pick + 1 : pick;
-  w.target = victim;
-  w.hop = machine_.hop_to_rank(w.id, victim);
-  w.remote_attempt = true;
+  // 2. SuccessOnly across nodes: read the advertisements (one round trip).
+  if (w.across_nodes) {
+    ++result_.advert_reads;
+    ++result_.messages.blocking;
+    schedule(w, Step::advert_read, w.clock + machine_.latency_ns(Hop::network) / 2);
+    return;
+  }
+  // 2. The rank of the place the policy chose.
+  w.hop = machine_.hop_to_rank(w.id, w.target);
   w.incoming.clear();
-  ++result_.remote_steals[static_cast<std::size_t>(w.hop)].attempts;
+  ++counts(w, true).attempts;
   if (cfg_.options.protocol == StealProtocolKind::sws) {
-    w.sws.emplace(w.empty_targets.count(victim) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
+    w.sws.emplace(w.empty_targets.count(w.target) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
   } else {
     w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
     w.polls = 0;
@@ -147,7 +142,7 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     case dist::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
-      StealCounts& c = result_.remote_steals[static_cast<std::size_t>(w.hop)];
+      StealCounts& c = counts(w, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
@@ -161,7 +156,8 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     }
     default:  // aborted: nothing to take
       w.sws.reset();
-      after_remote_failure(w, back);
+      ++counts(w, true).failed;
+      failed(w, back);
       return;
   }
 }
@@ -172,7 +168,8 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
   if (s.step() == dist::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
   dist::sdc_apply(s, win.sdc, [&](std::uint64_t available) {
-    return take_remote(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.hop);
+    return remote_chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)),
+                              w.choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
@@ -190,7 +187,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
     case dist::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
-      StealCounts& c = result_.remote_steals[static_cast<std::size_t>(w.hop)];
+      StealCounts& c = counts(w, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += count * slot_bytes_;
@@ -206,7 +203,8 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
       break;
   }
   w.sdc.reset();  // aborted: empty, or the lock stayed busy
-  after_remote_failure(w, back);
+  ++counts(w, true).failed;
+  failed(w, back);
 }
 
 template <class W>
@@ -222,25 +220,22 @@ void Engine<W>::deliver(const Message& m) {
   }
 }
 
+// A failed attempt, known at time t: tell the policy, back off, try again.
 template <class W>
-void Engine<W>::after_remote_failure(Worker& w, double t) {
-  ++result_.remote_steals[static_cast<std::size_t>(w.hop)].failed;
-  pause(w, t);
-}
-
-template <class W>
-void Engine<W>::pause(Worker& w, double t) {
-  const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round) : 0.0;
+void Engine<W>::failed(Worker& w, double t) {
+  w.victims->on_result(w.choice, 0);
+  const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round, w.backoff_limits) : 0.0;
   ++w.backoff_round;
-  if (machine_.workers_per_rank() > 1) launch_thread_attempt(w, t + delay);
-  else schedule(w, Step::attempt, t + delay);
+  launch_attempt(w, t + delay);
 }
 
 template <class W>
 void Engine<W>::receive(Worker& w, double t) {
+  const auto k = static_cast<std::uint32_t>(w.incoming.size());
   for (const Task& task : w.incoming) w.deque.push(task, false);
   if (w.deque.wanted()) w.deque.release();
   w.incoming.clear();
+  w.victims->on_result(w.choice, k);
   w.steal_ns += t - w.attempt_start;
   w.search_since += t - w.attempt_start;  // the steal itself is not search time
   become_busy(w, t);

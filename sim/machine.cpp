@@ -61,4 +61,16 @@ Machine::Machine(const MachineSpec& spec) : spec_(spec) {
   if (spec_.nodes > 1) consider(Hop::network);
 }
 
+policy::Topology topology_of(const Machine& machine) {
+  const MachineSpec& spec = machine.spec();
+  const bool sockets_in_ranks = machine.workers_per_rank() % spec.cores_per_socket == 0;
+  std::vector<std::array<int, policy::kLevels>> domains(static_cast<std::size_t>(machine.workers()));
+  for (int p = 0; p < machine.workers(); ++p) {
+    const int rank = machine.rank_of(p);
+    domains[static_cast<std::size_t>(p)] = {p, p, p, sockets_in_ranks ? machine.socket_of(p) : rank, rank,
+                                            machine.node_of(p), 0};
+  }
+  return policy::Topology::from_domains(std::move(domains));
+}
+
 }  // namespace heist::sim

@@ -25,9 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "policy/topology.hpp"
+
 namespace heist::sim {
 
-// Physical distance between two cores.
+// Physical distance between two cores (what a communication costs; the
+// policies see the machine as a policy::Topology, topology_of() below).
 enum class Hop : unsigned char { self = 0, socket = 1, node = 2, network = 3 };
 inline constexpr int kHops = 4;
 const char* to_string(Hop hop) noexcept;
@@ -92,5 +95,12 @@ class Machine {
   std::array<double, kHops> bytes_per_ns_{};
   double min_one_way_ns_;
 };
+
+// The machine as the victim and chunk policies see it: places are the
+// workers; socket, process (rank) and node domains as laid out above. A rank
+// smaller than a socket makes the socket level trivial (the Topology's levels
+// nest in a fixed order: policy/topology.hpp), so its ranks meet at the node
+// level there, while the latency model still knows the physical sockets.
+policy::Topology topology_of(const Machine& machine);
 
 }  // namespace heist::sim

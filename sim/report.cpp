@@ -2,6 +2,15 @@
 
 namespace heist::sim {
 
+const char* victim_name(const VictimSpec& v) noexcept {
+  switch (v.kind) {
+    case VictimSpec::Kind::random: return "random";
+    case VictimSpec::Kind::hvs: return "hvs";
+    case VictimSpec::Kind::success_only: return "success-only";
+  }
+  return "?";
+}
+
 namespace {
 
 nlohmann::json counts_json(const StealCounts& c) {
@@ -33,14 +42,14 @@ nlohmann::json costs_json(const TaskCosts& c) {
 
 nlohmann::json steals_json(const SimResult& r) {
   nlohmann::json j = nlohmann::json::object();
-  for (int h = 1; h < kHops; ++h) {
-    const auto i = static_cast<std::size_t>(h);
+  for (int l = 1; l < policy::kLevels; ++l) {
+    const auto i = static_cast<std::size_t>(l);
     StealCounts all = r.thread_steals[i];
     all += r.remote_steals[i];
     nlohmann::json level = counts_json(all);
     level["in_process"] = counts_json(r.thread_steals[i]);
     level["between_processes"] = counts_json(r.remote_steals[i]);
-    j[to_string(static_cast<Hop>(h))] = level;
+    j[policy::to_string(policy::level_at(l))] = level;
   }
   return j;
 }
@@ -55,7 +64,8 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
   j["machine"] = machine_json(config.machine);
   j["workers"] = config.machine.workers();
   j["ranks"] = config.machine.ranks();
-  j["policy"] = {{"spawn", to_string(o.policy)},
+  j["policy"] = {{"victim", victim_name(config.victim)},
+                 {"spawn", to_string(o.policy)},
                  {"queue_bound", o.queue_bound},
                  {"queue_demand", o.queue_demand},
                  {"chunk", to_string(o.chunk)},
@@ -73,13 +83,16 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
     j["speedup"] = speedup;
     j["efficiency"] = speedup / config.machine.workers();
   }
-  j["tasks"] = {{"executed", r.tasks}, {"inlined", r.inlined}, {"queued", r.queued},
-                {"released_to_windows", r.releases}, {"max_queue", r.max_queue}};
+  j["tasks"] = {{"executed", r.tasks},          {"inlined", r.inlined},
+                {"queued", r.queued},           {"released_to_windows", r.releases},
+                {"taken_back", r.public_acquires}, {"max_queue", r.max_queue}};
+  if (config.victim.kind == VictimSpec::Kind::success_only)
+    j["success_only"] = {{"advert_reads", r.advert_reads}, {"requests", r.requests}, {"declines", r.declines}};
   j["steals"] = steals_json(r);
   StealCounts total;
-  for (int h = 1; h < kHops; ++h) {
-    total += r.thread_steals[static_cast<std::size_t>(h)];
-    total += r.remote_steals[static_cast<std::size_t>(h)];
+  for (int l = 1; l < policy::kLevels; ++l) {
+    total += r.thread_steals[static_cast<std::size_t>(l)];
+    total += r.remote_steals[static_cast<std::size_t>(l)];
   }
   j["steal_totals"] = counts_json(total);
   j["messages"] = {{"blocking", r.messages.blocking},

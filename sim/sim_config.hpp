@@ -6,6 +6,7 @@
 #include <string>
 
 #include "heist/options.hpp"
+#include "policy/topology.hpp"
 #include "sim/machine.hpp"
 
 namespace heist::sim {
@@ -37,12 +38,14 @@ struct SimConfig {
   // remote_chunk and protocol (between processes), poll interval, public
   // queue slots, SWS damping threshold, deque limit, seed.
   Options options;
+  // Victim selection (random, hvs, success-only with its HVS counts).
+  VictimSpec victim;
   TaskCosts costs;
   BackoffModel backoff = BackoffModel::heist;
 };
 
-// Steal operations at one distance (Hop), in-process (thread) and between
-// processes (remote) apart.
+// Steal operations at one level of the Topology (the lowest level thief and
+// victim share), in-process (thread) and between processes (remote) apart.
 struct StealCounts {
   std::uint64_t attempts = 0;
   std::uint64_t steals = 0;  // attempts that took tasks
@@ -70,10 +73,15 @@ struct SimResult {
   std::uint64_t tasks = 0; // tasks executed (= created: exactly once)
   std::uint64_t inlined = 0;
   std::uint64_t queued = 0;
-  std::array<StealCounts, kHops> thread_steals{};  // by hop (self unused)
-  std::array<StealCounts, kHops> remote_steals{};
+  std::array<StealCounts, policy::kLevels> thread_steals{};  // by policy::Level
+  std::array<StealCounts, policy::kLevels> remote_steals{};
+  // SuccessOnly (seed 003): advertisement reads, requests queued at ranks
+  // that advertised work, and requests declined because the rank had run dry
+  // by the time it answered (counted as failed steals too).
+  std::uint64_t advert_reads = 0, requests = 0, declines = 0;
   Messages messages;
-  std::uint64_t releases = 0;  // tasks offered to process windows
+  std::uint64_t releases = 0;         // tasks offered to process windows
+  std::uint64_t public_acquires = 0;  // offered tasks their own process took back
   double work_s = 0;    // summed over workers: executing tasks (owner-side window operations included)
   double search_s = 0;  // failed attempts and back-off (until the makespan)
   double steal_s = 0;   // successful steal operations

@@ -23,14 +23,14 @@ void TaskCosts::validate() const {
     throw std::invalid_argument("task costs are zero: give --task-ns, --costs FILE, or calibrate (--calibrate)");
 }
 
-double heist_backoff_ns(unsigned round) noexcept {
-  constexpr unsigned kSpinRounds = 6, kYieldRounds = 4;  // kIdleBackoff
+double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept {
   constexpr double kPauseNs = 20, kYieldNs = 1000, kTimerSlackNs = 50'000;
-  constexpr double kMinSleepNs = 5'000, kMaxSleepNs = 500'000;
-  if (round < kSpinRounds) return kPauseNs * static_cast<double>(1u << round);
-  if (round < kSpinRounds + kYieldRounds) return kYieldNs;
-  const unsigned k = std::min(round - kSpinRounds - kYieldRounds, 20u);
-  return std::min(kMinSleepNs * static_cast<double>(1u << k), kMaxSleepNs) + kTimerSlackNs;
+  if (round < limits.spin_rounds) return kPauseNs * static_cast<double>(1u << round);
+  if (round < limits.spin_rounds + limits.yield_rounds) return kYieldNs;
+  const unsigned k = std::min(round - limits.spin_rounds - limits.yield_rounds, 20u);
+  const double sleep_us = std::min(static_cast<double>(limits.min_sleep_us) * static_cast<double>(1u << k),
+                                   static_cast<double>(limits.max_sleep_us));
+  return sleep_us * 1000.0 + kTimerSlackNs;
 }
 
 std::uint64_t NqueensWorkload::subtree_nodes(const Task& b) noexcept {

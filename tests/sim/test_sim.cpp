@@ -49,25 +49,35 @@ struct Shape {
   int cores, sockets, nodes, ranks_per_node;
   heist::StealProtocolKind protocol;
   heist::SpawnPolicy policy;
+  heist::VictimSpec::Kind victim;
 };
 
+using Kind = heist::VictimSpec::Kind;
 const Shape kShapes[] = {
-    {"1 worker", 1, 1, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded},
-    {"threads", 4, 2, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded},
-    {"threads help-first", 3, 2, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first},
-    {"ranks x 1 SWS", 2, 2, 2, 4, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first},
-    {"ranks x 1 SDC", 2, 2, 2, 4, heist::StealProtocolKind::sdc, heist::SpawnPolicy::help_first},
-    {"nodes x threads SWS", 4, 2, 3, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded},
-    {"nodes x threads SDC", 4, 2, 3, 2, heist::StealProtocolKind::sdc, heist::SpawnPolicy::slaw},
+    {"1 worker", 1, 1, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded, Kind::hvs},
+    {"threads", 4, 2, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded, Kind::random},
+    {"threads help-first", 3, 2, 1, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first, Kind::hvs},
+    {"ranks x 1 SWS", 2, 2, 2, 4, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first, Kind::random},
+    {"ranks x 1 SDC", 2, 2, 2, 4, heist::StealProtocolKind::sdc, heist::SpawnPolicy::help_first, Kind::hvs},
+    {"nodes x threads SWS", 4, 2, 3, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::bounded, Kind::hvs},
+    {"nodes x threads SDC", 4, 2, 3, 2, heist::StealProtocolKind::sdc, heist::SpawnPolicy::slaw, Kind::random},
+    {"success-only SWS", 2, 2, 3, 2, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first,
+     Kind::success_only},
+    {"success-only SDC", 1, 1, 4, 1, heist::StealProtocolKind::sdc, heist::SpawnPolicy::bounded, Kind::success_only},
 };
+
+SimConfig config(const Shape& s) {
+  SimConfig c = config(s.cores, s.sockets, s.nodes, s.ranks_per_node, s.protocol, s.policy);
+  c.victim.kind = s.victim;
+  return c;
+}
 
 TEST(SimExactlyOnce, UtsMatchesSequentialCountOnEveryShape) {
   for (const char* args : {kSmallGeo, kSmallBin}) {
     const heist::uts::UtsCounts expected = heist::uts::uts_count_sequential(heist::uts::parse_uts_args(args));
     const AnyWorkload w = uts_tree(args);
     for (const Shape& s : kShapes) {
-      const SimResult r =
-          heist::sim::simulate(w, config(s.cores, s.sockets, s.nodes, s.ranks_per_node, s.protocol, s.policy));
+      const SimResult r = heist::sim::simulate(w, config(s));
       EXPECT_EQ(r.tasks, expected.nodes) << args << " on " << s.name;
       EXPECT_GT(r.time_s, 0.0);
     }
@@ -90,7 +100,7 @@ TEST(SimExactlyOnce, FibAndNqueensTaskCounts) {
   const AnyWorkload queens = heist::sim::make_workload("nqueens", {{"n", 9}, {"cutoff", 0}});
   const AnyWorkload queens_cut = heist::sim::make_workload("nqueens", {{"n", 9}, {"cutoff", 3}});
   for (const Shape& s : kShapes) {
-    const SimConfig c = config(s.cores, s.sockets, s.nodes, s.ranks_per_node, s.protocol, s.policy);
+    const SimConfig c = config(s);
     EXPECT_EQ(heist::sim::simulate(fib, c).tasks, heist::apps::fib::fib_calls(n)) << s.name;
     EXPECT_EQ(heist::sim::simulate(fib_cut, c).tasks, heist::sim::tree_totals(fib_cut).tasks) << s.name;
     EXPECT_EQ(heist::sim::simulate(queens, c).tasks,
@@ -104,8 +114,7 @@ TEST(SimExactlyOnce, BpcRunsEveryProducerAndConsumer) {
   const AnyWorkload w = heist::sim::make_workload(
       "bpc", {{"depth", 50}, {"consumers", 20}, {"consumer_us", 5.0}, {"producer_us", 1.0}});
   for (const Shape& s : kShapes) {
-    const SimResult r =
-        heist::sim::simulate(w, config(s.cores, s.sockets, s.nodes, s.ranks_per_node, s.protocol, s.policy));
+    const SimResult r = heist::sim::simulate(w, config(s));
     EXPECT_EQ(r.tasks, 50u * 21u) << s.name;
     // Busy time alone: 50 us of producers and 5 ms of consumers.
     EXPECT_GE(r.work_s, 50 * 1e-6 + 1000 * 5e-6) << s.name;
@@ -114,8 +123,8 @@ TEST(SimExactlyOnce, BpcRunsEveryProducerAndConsumer) {
 
 bool same(const SimResult& a, const SimResult& b) {
   if (std::memcmp(&a.time_s, &b.time_s, sizeof a.time_s) != 0) return false;
-  for (int h = 0; h < heist::sim::kHops; ++h) {
-    const auto i = static_cast<std::size_t>(h);
+  for (int l = 0; l < heist::policy::kLevels; ++l) {
+    const auto i = static_cast<std::size_t>(l);
     if (a.thread_steals[i].attempts != b.thread_steals[i].attempts || a.thread_steals[i].tasks != b.thread_steals[i].tasks ||
         a.remote_steals[i].attempts != b.remote_steals[i].attempts || a.remote_steals[i].tasks != b.remote_steals[i].tasks)
       return false;
@@ -129,6 +138,7 @@ TEST(SimDeterminism, SameSeedSameRunOtherSeedOtherRun) {
   for (const heist::StealProtocolKind protocol : {heist::StealProtocolKind::sws, heist::StealProtocolKind::sdc}) {
     SimConfig c = config(4, 2, 4, 2, protocol);
     c.backoff = heist::sim::BackoffModel::heist;
+    c.victim.kind = protocol == heist::StealProtocolKind::sws ? Kind::success_only : Kind::hvs;
     c.options.seed = 7;
     const SimResult a = heist::sim::simulate(w, c);
     const SimResult b = heist::sim::simulate(w, c);
@@ -141,26 +151,36 @@ TEST(SimDeterminism, SameSeedSameRunOtherSeedOtherRun) {
 
 TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
   const AnyWorkload w = uts_tree(kSmallGeo);
-  const SimConfig c = config(4, 2, 2, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first);
-  const SimResult r = heist::sim::simulate(w, c);
-  SimConfig single = c;
-  single.machine = MachineSpec{1, 1, 1, 1};
-  const SimResult one = heist::sim::simulate(w, single);
-  EXPECT_EQ(one.thread_steals[1].attempts + one.remote_steals[3].attempts, 0u);
-  // 16 workers: faster than one, never faster than perfect speedup.
-  EXPECT_LT(r.time_s, one.time_s);
-  EXPECT_GE(r.time_s * 16, one.time_s * 0.999);
-  for (int h = 1; h < heist::sim::kHops; ++h) {
-    const auto& t = r.thread_steals[static_cast<std::size_t>(h)];
-    const auto& m = r.remote_steals[static_cast<std::size_t>(h)];
-    // At most one attempt per worker is still in flight when the run ends.
-    EXPECT_LE(t.steals + t.failed, t.attempts);
-    EXPECT_LE(t.attempts - t.steals - t.failed, 16u);
-    EXPECT_LE(m.attempts - m.steals - m.failed, 16u);
-    EXPECT_LE(t.steals, t.tasks);
+  for (const auto victim : {heist::VictimSpec::Kind::random, heist::VictimSpec::Kind::hvs,
+                            heist::VictimSpec::Kind::success_only}) {
+    SimConfig c = config(4, 2, 2, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first);
+    c.victim.kind = victim;
+    const SimResult r = heist::sim::simulate(w, c);
+    SimConfig single = c;
+    single.machine = MachineSpec{1, 1, 1, 1};
+    const SimResult one = heist::sim::simulate(w, single);
+    EXPECT_EQ(one.events, 1u);  // one worker: it runs everything, no interaction
+    // 16 workers: faster than one, never faster than perfect speedup.
+    EXPECT_LT(r.time_s, one.time_s);
+    EXPECT_GE(r.time_s * 16, one.time_s * 0.999);
+    for (int l = 1; l < heist::policy::kLevels; ++l) {
+      const auto& t = r.thread_steals[static_cast<std::size_t>(l)];
+      const auto& m = r.remote_steals[static_cast<std::size_t>(l)];
+      // At most one attempt per worker is still in flight when the run ends.
+      EXPECT_LE(t.steals + t.failed, t.attempts);
+      EXPECT_LE(t.attempts - t.steals - t.failed, 16u);
+      EXPECT_LE(m.attempts - m.steals - m.failed, 16u);
+      EXPECT_LE(t.steals, t.tasks);
+    }
+    const auto& inter_node = r.remote_steals[static_cast<std::size_t>(heist::policy::Level::machine)];
+    EXPECT_GT(inter_node.steals, 0u);
+    EXPECT_GT(r.messages.bytes, 0u);
+    if (victim == heist::VictimSpec::Kind::success_only) {
+      // Only requests cross nodes, and only stale advertisements fail.
+      EXPECT_EQ(inter_node.attempts, r.requests);
+      EXPECT_EQ(inter_node.failed, r.declines);
+    }
   }
-  EXPECT_GT(r.remote_steals[static_cast<std::size_t>(Hop::network)].steals, 0u);
-  EXPECT_GT(r.messages.bytes, 0u);
 }
 
 TEST(SimMachine, HopsAndValidation) {
