@@ -31,7 +31,8 @@ namespace {
 const char* const kModelled[] = {"--policy",        "--queue-bound",  "--queue-demand", "--chunk",
                                  "--slaw-s",        "--slaw-f",       "--slaw-int",     "--task-input-bytes",
                                  "--deque-max-tasks", "--seed",       "--protocol",     "--remote-chunk",
-                                 "--public-queue-slots", "--poll-interval", "--sws-empty-threshold", "--victim"};
+                                 "--public-queue-slots", "--poll-interval", "--poll-period-us", "--reacquire-delay-us",
+                                 "--sws-empty-threshold", "--victim"};
 
 bool modelled(const std::string& flag) {
   for (const char* m : kModelled)

@@ -14,21 +14,23 @@
 // machine's latency for the distance (plus bytes / bandwidth); an idle
 // worker backs off like platform::Backoff (or not, --backoff none).
 //
-// Events, and why a busy worker needs no event per task: every worker has
-// one pending event (sim/event_heap.hpp). A thief's event is the arrival of
-// its next communication at the victim (a deque claim or a window
-// operation), applied to the victim's state at that simulated instant, or a
-// local step (start of an attempt, arrival of stolen tasks). A busy worker's
-// event is its clock: when it comes up at time T it runs tasks — spawning,
-// popping, polling its window — without events, up to the safe bound
-//   min(T + lookahead, earliest pending arrival at its deque or its rank's window)
-// where the lookahead is half the smallest round trip: nothing scheduled
-// later can reach it sooner. So each worker's state changes in simulated-time
-// order relative to every message that reads it, exactly (the last task
-// begun before the bound may run past it: tasks are atomic, and children are
-// spawned after the task's own work). One approximation: two workers of one
-// process apply their owner-side window operations in processing order, which
-// may differ from time order by less than the lookahead.
+// Events, and why a busy worker needs no event per task. A thief's next step
+// is an event: the arrival of its communication at the victim (a deque claim
+// or a window operation), applied to the victim's state at that simulated
+// instant, or a local step (start of an attempt, arrival of stolen tasks).
+// Busy workers have no events: the engine advances in rounds. With T the
+// earliest thing pending (a thief's event, a message, a busy worker's
+// clock) and H = T + lookahead, where the lookahead is half the smallest
+// round trip, nothing sent at or after T reaches anyone before H. A round
+// (1) processes every event before H in time order, first running the
+// victim's tasks up to the event's time, then (2) runs every busy worker's
+// tasks — spawning, popping, polling its window — up to H. So each worker's
+// state changes in simulated-time order relative to every message that reads
+// it, exactly (the last task begun before the bound may run past it: tasks
+// are atomic, and children are spawned after the task's own work). One
+// approximation: two workers of one process apply their own-window
+// operations in processing order, which may differ from time order by less
+// than the lookahead.
 #pragma once
 
 #include <algorithm>
@@ -100,6 +102,7 @@ class Engine {
     Worker(int id_, int rank_, int local, const SimConfig& c);
     int id, rank;
     double clock = 0;  // busy: time of its next action
+    int busy_index = -1;  // position in busy_, or -1
     Step step = Step::busy;
     std::vector<Frame> stack;
     SimDeque<Task> deque;
@@ -173,9 +176,38 @@ class Engine {
   void advertise(int rank);
   std::uint64_t rank_tasks(int rank) const;
 
+  // The worker's next step: busy workers join the busy list (no event),
+  // every other step is an event in the heap.
   void schedule(Worker& w, Step s, double time) {
+    const auto id = static_cast<std::uint32_t>(w.id);
+    if (s == Step::busy) {
+      heap_.remove(id);
+      w.clock = time;
+      if (w.busy_index < 0) {
+        w.busy_index = static_cast<int>(busy_.size());
+        busy_.push_back(w.id);
+      }
+    } else {
+      leave_busy(w);
+      heap_.set({time, 1u, id});
+    }
     w.step = s;
-    heap_.set({time, s == Step::busy ? 2u : 1u, static_cast<std::uint32_t>(w.id)});
+  }
+  void leave_busy(Worker& w) {
+    if (w.busy_index < 0) return;
+    const int last = busy_.back();
+    busy_[static_cast<std::size_t>(w.busy_index)] = last;
+    workers_[static_cast<std::size_t>(last)].busy_index = w.busy_index;
+    busy_.pop_back();
+    w.busy_index = -1;
+  }
+  // Runs a busy worker's tasks up to time t (before a message reaches it).
+  void advance(Worker& w, double t) {
+    if (w.step == Step::busy && w.clock < t) run_busy(w, t);
+  }
+  void advance_rank(int rank, double t) {
+    const int first = machine_.first_worker(rank);
+    for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
   }
   StealCounts& counts(const Worker& w, bool remote) {
     return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(w.choice.level))];
@@ -196,12 +228,12 @@ class Engine {
   std::vector<Worker> workers_;
   std::vector<SimWindow<Task>> windows_;
   std::vector<double> reserved_until_;   // per rank: its offer is reserved for other ranks' thieves until then
-  std::vector<ArrivalTimes> at_worker_;  // pending claims on each worker's deque
-  std::vector<ArrivalTimes> at_rank_;    // pending operations on each rank's window
-  WorkerHeap heap_;
+  WorkerHeap heap_;            // the pending step of every worker that is not busy
+  std::vector<int> busy_;      // busy workers (order: deterministic, by history)
   std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
   std::uint64_t message_seq_ = 0;
   std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
+  double busy_min_ = std::numeric_limits<double>::infinity();  // earliest busy clock after the last round
   double makespan_ = 0;
   SimResult result_;
   std::vector<Task> buffer_, returned_;
@@ -256,12 +288,10 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
       w.success_only = dynamic_cast<policy::SuccessOnlyVictims*>(w.victims.get());
     }
   }
-  at_worker_.resize(static_cast<std::size_t>(n));
   if (multi_rank_) {
     windows_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
       windows_.emplace_back(cfg_.options.protocol, static_cast<std::uint32_t>(cfg_.options.public_queue_slots));
-    at_rank_.resize(static_cast<std::size_t>(machine_.ranks()));
     reserved_until_.assign(static_cast<std::size_t>(machine_.ranks()), 0.0);
     if (cfg_.victim.kind == VictimSpec::Kind::success_only) {
       advertised_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
@@ -281,36 +311,55 @@ SimResult Engine<W>::run() {
   first.deque.push(wl_.root());
   outstanding_ = 1;
   schedule(first, Step::busy, 0.0);
+  busy_min_ = 0.0;
   for (std::size_t i = 1; i < workers_.size(); ++i) launch_attempt(workers_[i], 0.0);
 
   while (outstanding_ > 0) {
-    ++result_.events;
-    if (heap_.empty() && messages_.empty())
-      throw std::logic_error("simulator: no event left with " + std::to_string(outstanding_) + " tasks outstanding");
-    if (!messages_.empty() && (heap_.empty() || messages_.top().time <= heap_.top().time)) {
-      const Message m = messages_.top();
-      messages_.pop();
-      deliver(m);
-      continue;
-    }
-    const EventKey key = heap_.top();
-    Worker& w = workers_[key.id];
-    const double t = key.time;
-    switch (w.step) {
-      case Step::busy: {
-        double bound = std::min(t + lookahead_, at_worker_[static_cast<std::size_t>(w.id)].earliest());
-        if (multi_rank_) bound = std::min(bound, at_rank_[static_cast<std::size_t>(w.rank)].earliest());
-        run_busy(w, bound);
-        if (w.step == Step::busy) schedule(w, Step::busy, w.clock);
-        break;
+    // T: the earliest thing pending; H: nothing sent from T on arrives sooner.
+    double t_min = busy_min_;
+    if (!heap_.empty()) t_min = std::min(t_min, heap_.top().time);
+    if (!messages_.empty()) t_min = std::min(t_min, messages_.top().time);
+    if (t_min == std::numeric_limits<double>::infinity())
+      throw std::logic_error("simulator: nothing left to do with " + std::to_string(outstanding_) +
+                             " tasks outstanding");
+    const double horizon = t_min + lookahead_;
+    // (1) Every event before the horizon, in time order.
+    for (;;) {
+      const bool have_event = !heap_.empty() && heap_.top().time < horizon;
+      const bool have_message = !messages_.empty() && messages_.top().time < horizon;
+      if (!have_event && !have_message) break;
+      ++result_.events;
+      if (have_message && (!have_event || messages_.top().time <= heap_.top().time)) {
+        const Message m = messages_.top();
+        messages_.pop();
+        deliver(m);
+        continue;
       }
-      case Step::remote_start: start_remote(w, t); break;
-      case Step::thread_claim: apply_thread_claim(w, t); break;
-      case Step::remote_op: apply_remote_op(w, t); break;
-      case Step::receive: receive(w, t); break;
-      case Step::advert_read: read_adverts(w, t); break;
-      case Step::request: arrive_request(w, t); break;
-      case Step::waiting: break;  // never scheduled
+      const EventKey key = heap_.top();
+      Worker& w = workers_[key.id];
+      switch (w.step) {
+        case Step::remote_start: start_remote(w, key.time); break;
+        case Step::thread_claim: apply_thread_claim(w, key.time); break;
+        case Step::remote_op: apply_remote_op(w, key.time); break;
+        case Step::receive: receive(w, key.time); break;
+        case Step::advert_read: read_adverts(w, key.time); break;
+        case Step::request: arrive_request(w, key.time); break;
+        case Step::busy:
+        case Step::waiting: throw std::logic_error("simulator: a busy or waiting worker has an event");
+      }
+      if (outstanding_ == 0) break;
+    }
+    // (2) Every busy worker up to the horizon.
+    busy_min_ = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < busy_.size() && outstanding_ > 0;) {
+      Worker& w = workers_[static_cast<std::size_t>(busy_[i])];
+      if (w.clock < horizon) {
+        ++result_.events;
+        run_busy(w, horizon);
+      }
+      if (w.step != Step::busy) continue;  // it went idle: busy_[i] is another worker now
+      busy_min_ = std::min(busy_min_, w.clock);
+      ++i;
     }
   }
 
@@ -448,8 +497,8 @@ void Engine<W>::go_idle(Worker& w) {
     serve_requests(w);
   }
   if (outstanding_ == 0) {  // the run is over: nothing to look for
+    leave_busy(w);
     w.step = Step::waiting;
-    heap_.remove(static_cast<std::uint32_t>(w.id));
     return;
   }
   launch_attempt(w, w.clock);

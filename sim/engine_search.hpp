@@ -34,15 +34,13 @@ void Engine<W>::launch_attempt(Worker& w, double start) {
   w.hop = machine_.hop(w.id, w.target);
   ++counts(w, false).attempts;
   ++result_.messages.shm_ops;
-  const double arrive = start + machine_.latency_ns(w.hop) / 2;
-  at_worker_[static_cast<std::size_t>(w.target)].add(arrive);
-  schedule(w, Step::thread_claim, arrive);
+  schedule(w, Step::thread_claim, start + machine_.latency_ns(w.hop) / 2);
 }
 
 template <class W>
 void Engine<W>::apply_thread_claim(Worker& w, double t) {
-  at_worker_[static_cast<std::size_t>(w.target)].remove_earliest();
   Worker& v = workers_[static_cast<std::size_t>(w.target)];
+  advance(v, t);
   w.incoming.clear();
   const std::uint32_t k = v.deque.steal(
       [&](std::uint32_t available) { return chunk_.take(available, w.choice.level); }, w.incoming);
@@ -105,15 +103,13 @@ void Engine<W>::start_remote(Worker& w, double t) {
 
 template <class W>
 void Engine<W>::issue_remote_op(Worker& w, double t) {
-  const double arrive = t + machine_.latency_ns(w.hop) / 2;
-  at_rank_[static_cast<std::size_t>(w.target)].add(arrive);
   ++result_.messages.blocking;
-  schedule(w, Step::remote_op, arrive);
+  schedule(w, Step::remote_op, t + machine_.latency_ns(w.hop) / 2);
 }
 
 template <class W>
 void Engine<W>::apply_remote_op(Worker& w, double t) {
-  at_rank_[static_cast<std::size_t>(w.target)].remove_earliest();
+  advance_rank(w.target, t);
   SimWindow<Task>& win = windows_[static_cast<std::size_t>(w.target)];
   if (w.sws) apply_sws(w, win, t);
   else apply_sdc(w, win, t);
@@ -148,7 +144,6 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
       result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
       ++result_.messages.nonblocking;
       const double lands = reply + machine_.latency_ns(w.hop) / 2;
-      at_rank_[static_cast<std::size_t>(w.target)].add(lands);
       messages_.push({lands, message_seq_++, w.target, s});
       w.sws.reset();
       schedule(w, Step::receive, reply);
@@ -193,7 +188,6 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
       result_.messages.bytes += count * slot_bytes_;
       ++result_.messages.nonblocking;
       const double lands = reply + machine_.latency_ns(w.hop) / 2;
-      at_rank_[static_cast<std::size_t>(w.target)].add(lands);
       messages_.push({lands, message_seq_++, w.target, s});
       w.sdc.reset();
       schedule(w, Step::receive, reply);
@@ -209,7 +203,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
 
 template <class W>
 void Engine<W>::deliver(const Message& m) {
-  at_rank_[static_cast<std::size_t>(m.rank)].remove_earliest();
+  advance_rank(m.rank, m.time);
   SimWindow<Task>& win = windows_[static_cast<std::size_t>(m.rank)];
   if (const auto* sws = std::get_if<dist::SwsSteal>(&m.steal)) {
     dist::SwsSteal s = *sws;

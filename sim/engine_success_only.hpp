@@ -45,14 +45,12 @@ void Engine<W>::read_adverts(Worker& w, double t) {
   ++result_.requests;
   ++counts(w, true).attempts;
   ++result_.messages.blocking;
-  const double arrive = back + machine_.latency_ns(w.hop) / 2;
-  at_rank_[static_cast<std::size_t>(*rank)].add(arrive);
-  schedule(w, Step::request, arrive);
+  schedule(w, Step::request, back + machine_.latency_ns(w.hop) / 2);
 }
 
 template <class W>
 void Engine<W>::arrive_request(Worker& w, double t) {
-  at_rank_[static_cast<std::size_t>(w.target)].remove_earliest();
+  advance_rank(w.target, t);
   if (rank_tasks(w.target) == 0) {  // stale advertisement: the rank has nothing left
     ++result_.declines;
     ++counts(w, true).failed;
@@ -61,7 +59,7 @@ void Engine<W>::arrive_request(Worker& w, double t) {
   }
   requests_[static_cast<std::size_t>(w.target)].push_back(w.id);
   w.step = Step::waiting;
-  heap_.remove(static_cast<std::uint32_t>(w.id));
+  heap_.remove(static_cast<std::uint32_t>(w.id));  // until the rank serves or declines it
 }
 
 // Worker v of a rank polls: serve its queued requests from its own deque.
