@@ -30,6 +30,7 @@
 #include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
+#include "trace/worker_trace.hpp"
 
 namespace heist::sched {
 
@@ -37,7 +38,7 @@ class Scheduler;
 
 class Worker : public detail::WorkerCore {
  public:
-  Worker(Scheduler& scheduler, int id, int workers);
+  Worker(Scheduler& scheduler, int id);
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -74,6 +75,18 @@ class Worker : public detail::WorkerCore {
     work_wanted.store(true, std::memory_order_relaxed);
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
+  // --trace: this worker's events (null when off; only the slow paths test it).
+  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
+  trace::WorkerTrace* trace() const noexcept { return trace_; }
+  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
+  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
+
+  // Owner thread: the worker is looking for work (its load is its queue alone).
+  bool searching() const noexcept { return searching_; }
+
+  // The machine this worker steals in, and its place there: the victim
+  // policy (Options::victim) is made for it. Before the first region.
+  void set_places(const policy::Topology& topology, int place_base);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -122,6 +135,8 @@ class Worker : public detail::WorkerCore {
   void leave_region();
   void release_dependents(detail::SyncNode* node);
   std::uint32_t try_steal();
+  std::uint32_t steal_local(int victim, policy::Level level);
+  void request_across();
   void run_overflow();
   template <class Call>
   void run_inline(Call&& call);
@@ -136,6 +151,7 @@ class Worker : public detail::WorkerCore {
     frame_level = f->level;
   }
   void park();
+  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0; }
 
   Scheduler& sched_;
@@ -159,7 +175,11 @@ class Worker : public detail::WorkerCore {
   std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
   bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
-  policy::RandomVictims victims_;
+  const policy::Topology* topology_ = nullptr;
+  int place_base_ = 0;                                // place of this process's worker 0
+  std::unique_ptr<policy::VictimPolicy> victims_;     // null: no other place to steal from
+  policy::SuccessOnlyVictims* success_only_ = nullptr;  // victims_, when it is that policy
+  bool searching_ = false;
   policy::ChunkPolicy chunk_;
   policy::SpawnDecider decider_;
   platform::Rng rng_;
@@ -178,6 +198,7 @@ class Worker : public detail::WorkerCore {
   std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
+  trace::WorkerTrace* trace_ = nullptr;
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).
   WorkerStats stats_;
@@ -187,6 +208,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t granted_ = 0;         // credits of the last grant (see grant())
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
+  std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
 };
 
 }  // namespace heist::sched
