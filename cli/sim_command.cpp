@@ -28,45 +28,18 @@ namespace {
 // Runtime options the simulated workers honour (the rest of the option
 // table describes threads, stacks, MPI and progress, which the machine model
 // replaces; giving one is an error, never silently ignored).
-const char* const kModelled[] = {"--policy",        "--queue-bound",  "--queue-demand", "--chunk",
-                                 "--slaw-s",        "--slaw-f",       "--slaw-int",     "--task-input-bytes",
-                                 "--deque-max-tasks", "--seed",       "--protocol",     "--remote-chunk",
-                                 "--public-queue-slots", "--poll-interval", "--poll-period-us", "--reacquire-delay-us",
-                                 "--sws-empty-threshold", "--victim"};
+const char* const kModelled[] = {
+    "--policy",         "--queue-bound",     "--queue-demand",     "--chunk",          "--victim",
+    "--hvs-attempts",   "--slaw-s",          "--slaw-f",           "--slaw-int",       "--task-input-bytes",
+    "--deque-max-tasks", "--seed",           "--ranks-per-node",   "--protocol",       "--balance",
+    "--remote-steal",   "--push-min-tasks",  "--push-min-imbalance", "--push-min-ratio", "--push-share",
+    "--push-max-tasks", "--push-interval-us", "--mailbox-slots",   "--public-queue-slots", "--poll-interval",
+    "--poll-period-us", "--reacquire-delay-us", "--sws-empty-threshold"};
 
 bool modelled(const std::string& flag) {
   for (const char* m : kModelled)
     if (flag == m) return true;
   return false;
-}
-
-bool in_option_table(const char* flag) {
-  for (const OptionSpec& spec : option_table())
-    if (std::string(flag) == spec.flag) return true;
-  return false;
-}
-
-// Until the runtime's option table has --victim and parses hcs chunks (the
-// locality work in progress), the simulator reads them itself.
-VictimSpec parse_victim(const std::string& v) {
-  VictimSpec spec;
-  if (v == "random") spec.kind = VictimSpec::Kind::random;
-  else if (v == "hvs") spec.kind = VictimSpec::Kind::hvs;
-  else if (v == "success-only") spec.kind = VictimSpec::Kind::success_only;
-  else throw std::invalid_argument("--victim: '" + v + "' is not random, hvs or success-only");
-  return spec;
-}
-
-ChunkSpec parse_sim_chunk(const std::string& v) {
-  try {
-    return parse_chunk(v);
-  } catch (const OptionError&) {
-    if (v != "hcs" && v.rfind("hcs:", 0) != 0) throw;
-  }
-  ChunkSpec c;
-  c.kind = ChunkSpec::Kind::hcs;
-  c.k = v == "hcs" ? 1 : parse_chunk(v.substr(4)).k;
-  return c;
 }
 
 struct SimState {
@@ -80,7 +53,6 @@ struct SimState {
   bool json = false;
   bool baseline = true;
   std::string backoff = "heist";
-  std::string victim;  // when the option table has no --victim yet
   std::map<std::string, std::string> runtime_flags;
   std::vector<std::pair<CLI::App*, std::unique_ptr<apps::App>>> apps;
 };
@@ -193,17 +165,18 @@ int run_sim(SimState& s) {
     for (const auto& [flag, value] : s.runtime_flags) {
       if (!modelled(flag))
         throw std::invalid_argument(flag + " is not modelled by the simulator (the machine options --cores-per-socket, "
-                                           "--sockets, --nodes, --ranks-per-node and the latency model replace it)");
+                                           "--sockets, --nodes, --ranks-per-node and --latency-us replace it)");
       bool found = false;
       for (const OptionSpec& spec : option_table())
         if (flag == spec.flag) {
-          if (flag == "--chunk") config.options.chunk = parse_sim_chunk(value);
-          else spec.set(config.options, value);
+          spec.set(config.options, value);
           found = true;
         }
       if (!found) throw std::invalid_argument(flag + " is not available in this build");
     }
-    if (!s.victim.empty()) config.victim = parse_victim(s.victim);
+    // --ranks-per-node: the runtime's virtual nodes of that many ranks; here
+    // the layout of the simulated ranks (default: one process per node).
+    if (config.options.ranks_per_node > 0) s.machine.ranks_per_node = config.options.ranks_per_node;
     config.options.validate();
     if (config.options.protocol == StealProtocolKind::sws && config.options.public_queue_slots > (std::size_t{1} << 19))
       throw std::invalid_argument("--public-queue-slots: SWS rings hold at most 2^19 slots");
@@ -303,9 +276,6 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--cores-per-socket", s.machine.cores_per_socket, "cores of a socket")->capture_default_str();
   cmd->add_option("--sockets", s.machine.sockets, "sockets of a node")->capture_default_str();
   cmd->add_option("--nodes", s.machine.nodes, "nodes")->capture_default_str();
-  cmd->add_option("--ranks-per-node", s.machine.ranks_per_node,
-                  "heist processes per node (1: one process of threads per node; cores: one per core)")
-      ->capture_default_str();
   cmd->add_option("--latency-us", s.latency,
                   "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: seed 000 §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
@@ -322,8 +292,6 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/sim_plot.py)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
-  if (!in_option_table("--victim"))
-    cmd->add_option("--victim", s.victim, "victim selection: random, hvs (default) or success-only");
   for (const OptionSpec& spec : option_table()) {
     cmd->add_option_function<std::string>(
         spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <queue>
@@ -48,6 +49,7 @@
 #include "platform/backoff.hpp"
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
+#include "policy/push_balance.hpp"
 #include "policy/spawn_policy.hpp"
 #include "policy/victim_policy.hpp"
 #include "sim/event_heap.hpp"
@@ -88,22 +90,21 @@ class Engine {
 
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
-    busy,          // run tasks (the event time is the worker's clock)
-    remote_start,  // start a steal from another rank (own-window operations first)
+    busy,          // run tasks (no event: the busy list)
+    attempt,       // start the next step of the search (after back-off)
     thread_claim,  // its claim reaches a worker's deque in its process
     remote_op,     // its current protocol operation reaches the victim rank's window
     receive,       // stolen tasks arrive in its deque
-    advert_read,   // SuccessOnly: its read of the ranks' advertised counts lands
-    request,       // SuccessOnly: its request reaches the chosen rank
-    waiting,       // SuccessOnly: queued at a rank (no event until served)
+    poll_round,    // after a round of failed attempts: poll, take back the process's offer
+    idle,          // the run is over
   };
 
   struct Worker {
     Worker(int id_, int rank_, int local, const SimConfig& c);
     int id, rank;
-    double clock = 0;  // busy: time of its next action
+    double clock = 0;     // busy: time of its next action
     int busy_index = -1;  // position in busy_, or -1
-    Step step = Step::busy;
+    Step step = Step::idle;
     std::vector<Frame> stack;
     SimDeque<Task> deque;
     policy::SpawnDecider decider;
@@ -115,22 +116,26 @@ class Engine {
     double last_poll = 0;      // paced polling of the spawn slow path (Worker::decide_defer)
     double last_grant = 0;
     std::int64_t credit_pace = 1;
-    // search
-    platform::Rng rng;  // victim selection (Worker::rng_: seed + local id)
+    std::uint32_t load = 0;    // as of its last poll: queued tasks, plus the one it runs
+    // search (Worker::help_until, try_steal)
+    platform::Rng rng;         // victim selection (Worker::rng_: seed + place)
+    platform::Rng remote_rng;  // success-only rank choice (Distributor's per-worker rng)
     std::unique_ptr<policy::VictimPolicy> victims;
     policy::SuccessOnlyVictims* success_only = nullptr;  // victims, when it is one
     platform::BackoffLimits backoff_limits;
     unsigned backoff_round = 0;
+    int local_failures = 0;    // failed attempts since the last poll round
     double search_since = 0;   // went idle
     double attempt_start = 0;  // current attempt began
     // the attempt in flight
     policy::VictimChoice choice{0, policy::Level::worker};
-    int target = -1;           // victim worker (thread claim) or rank (remote, request)
+    bool pending_choice = false;  // choice was drawn already (pause), for a steal from another rank
+    int target = -1;           // victim worker (thread claim) or rank (remote)
     Hop hop = Hop::self;
+    bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
     std::optional<dist::SwsSteal> sws;
     std::optional<dist::SdcSteal> sdc;
     int polls = 0;
-    bool across_nodes = false;  // SuccessOnly: this attempt is a request to another node
     std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
     std::vector<Task> incoming;             // claimed tasks on their way
     // statistics
@@ -138,11 +143,33 @@ class Engine {
     double work_ns = 0, search_ns = 0, steal_ns = 0;
   };
 
-  struct Message {  // a non-blocking completion notification in flight
+  // A batch of tasks in a process's mailbox (success-only answers, pushes).
+  struct Mail {
+    int from;
+    bool answer;  // to a request (else a push)
+    std::vector<Task> tasks;
+  };
+  // One process: its window, and the success-only / push state of Distributor.
+  struct Process {
+    Process(StealProtocolKind protocol, std::uint32_t slots) : window(protocol, slots) {}
+    SimWindow<Task> window;
+    double reserved_until = 0;       // its offer is reserved for other ranks' thieves until then
+    bool remote_busy = false;        // --remote-steal sequential: a worker is stealing remotely
+    std::map<int, std::uint32_t> pending;  // requests of other ranks not yet served (victim side)
+    std::vector<int> requested;      // ranks it has a request queued at (thief side)
+    std::deque<Mail> mailbox;        // delivered, not yet drained
+    std::uint32_t published = 0xFFFFFFFFu;  // load last written to the boards
+    double next_push = 0;
+  };
+
+  // Something that lands at a rank at a time: a thief's non-blocking
+  // completion (SWS/SDC), a success-only request, or a mailbox batch.
+  struct Message {
     double time;
     std::uint64_t seq;
-    int rank;
-    std::variant<dist::SwsSteal, dist::SdcSteal> steal;
+    int rank;  // where it lands
+    int from;  // request: the requesting rank
+    std::variant<dist::SwsSteal, dist::SdcSteal, int> what;  // int: a request (-1) or a Mail index
     friend bool operator>(const Message& a, const Message& b) noexcept {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
@@ -153,12 +180,14 @@ class Engine {
   void begin(Worker& w, const Task& t, bool queued);
   void spawn(Worker& w, const Task& child);
   void go_idle(Worker& w);
-  // ---- owner side of the process window (engine_window.hpp) ----
+  // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);
-  std::uint32_t release_from(Worker& w, SimWindow<Task>& win, OwnerOps& ops);
+  std::uint32_t release_from(Worker& w, Process& proc, OwnerOps& ops);
+  std::optional<std::uint32_t> reclaim(Worker& w);
   void charge(Worker& w, const OwnerOps& ops);
   // ---- thief side (engine_search.hpp) ----
-  void launch_attempt(Worker& w, double start);
+  void start_attempt(Worker& w, double t);
+  void launch_thread_claim(Worker& w, double start);
   void start_remote(Worker& w, double t);
   void apply_thread_claim(Worker& w, double t);
   void apply_remote_op(Worker& w, double t);
@@ -166,15 +195,20 @@ class Engine {
   void apply_sdc(Worker& w, SimWindow<Task>& win, double t);
   void issue_remote_op(Worker& w, double t);
   void receive(Worker& w, double t);
-  void failed(Worker& w, double t);
+  void attempt_failed(Worker& w, double t);
+  void poll_round(Worker& w, double t);
+  void pause(Worker& w, double t);
   void become_busy(Worker& w, double t);
-  void deliver(const Message& m);
-  // ---- SuccessOnly (engine_success_only.hpp) ----
-  void read_adverts(Worker& w, double t);
-  void arrive_request(Worker& w, double t);
-  void serve_requests(Worker& w);
-  void advertise(int rank);
-  std::uint64_t rank_tasks(int rank) const;
+  void release_token(Worker& w);
+  void deliver(Message& m);
+  // ---- success-only and push (engine_mailbox.hpp) ----
+  void request_across(Worker& w, double t);
+  void serve_requests(Worker& w, Process& proc);
+  void publish_load(Worker& w, Process& proc, std::uint32_t load);
+  void push_step(Worker& w, Process& proc);
+  bool send_tasks(Worker& w, int target, bool answer, std::uint32_t n);
+  void drain_mailbox(Worker& w, Process& proc);
+  std::uint32_t process_load(int rank) const;
 
   // The worker's next step: busy workers join the busy list (no event),
   // every other step is an event in the heap.
@@ -189,7 +223,8 @@ class Engine {
       }
     } else {
       leave_busy(w);
-      heap_.set({time, 1u, id});
+      if (s == Step::idle) heap_.remove(id);
+      else heap_.set({time, 1u, id});
     }
     w.step = s;
   }
@@ -209,8 +244,20 @@ class Engine {
     const int first = machine_.first_worker(rank);
     for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
   }
-  StealCounts& counts(const Worker& w, bool remote) {
-    return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(w.choice.level))];
+  void post(double time, int rank, int from, std::variant<dist::SwsSteal, dist::SdcSteal, int> what) {
+    messages_.push({time, message_seq_++, rank, from, std::move(what)});
+  }
+  StealCounts& counts(policy::Level level, bool remote) {
+    return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(level))];
+  }
+  // Distributor::level_of: another rank is on this node or another.
+  policy::Level level_of(int from_rank, int rank) const noexcept {
+    return machine_.node_of(machine_.first_worker(from_rank)) == machine_.node_of(machine_.first_worker(rank))
+               ? policy::Level::node
+               : policy::Level::machine;
+  }
+  double latency_to_rank(int from_worker, int rank) const noexcept {
+    return machine_.latency_ns(machine_.hop_to_rank(from_worker, rank));
   }
 
   const W& wl_;
@@ -218,29 +265,35 @@ class Engine {
   Machine machine_;
   policy::Topology topology_;
   policy::ChunkPolicy chunk_;
-  policy::ChunkPolicy remote_chunk_;
   std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
   std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
   double lookahead_;
   double poll_period_ns_;
   double reacquire_delay_ns_;
   bool multi_rank_;
+  bool success_only_;       // Distributor::success_only_
+  bool push_;               // Distributor::push_
+  bool same_node_peers_;    // some rank shares a node with another
+  bool one_sided_thieves_;  // another rank may steal from a process's public queue
+  std::uint32_t sws_offer_cap_ = 0;
+  policy::PushThresholds push_thresholds_;
   std::vector<Worker> workers_;
-  std::vector<SimWindow<Task>> windows_;
-  std::vector<double> reserved_until_;   // per rank: its offer is reserved for other ranks' thieves until then
-  WorkerHeap heap_;            // the pending step of every worker that is not busy
-  std::vector<int> busy_;      // busy workers (order: deterministic, by history)
+  std::vector<Process> procs_;
+  std::vector<std::uint32_t> board_;  // every rank's published load (success-only, push)
+  std::vector<Mail> mails_;           // batches in flight or in mailboxes, by index
+  std::vector<int> free_mails_;
+  WorkerHeap heap_;        // the pending step of every worker that is not busy
+  std::vector<int> busy_;  // busy workers (order: deterministic, by history)
   std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
   std::uint64_t message_seq_ = 0;
   std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
   double busy_min_ = std::numeric_limits<double>::infinity();  // earliest busy clock after the last round
   double makespan_ = 0;
+  double last_begin_ = 0;           // latest time a task began
+  double stall_limit_ns_ = 10e9;    // no task starting for this long: a livelock
   SimResult result_;
   std::vector<Task> buffer_, returned_;
-  // SuccessOnly: each rank's advertised count (as of its last poll) and the
-  // thieves queued at it.
-  std::vector<std::uint32_t> advertised_;
-  std::vector<std::deque<int>> requests_;
+  std::vector<std::uint32_t> advertised_;  // scratch: the board as a thief reads it
 };
 
 // ---------------------------------------------------------------- construction
@@ -252,7 +305,8 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c)
       deque(c.options.deque_max_tasks),
       decider(c.options),
       poll_countdown(c.options.poll_interval),
-      rng(c.options.seed + static_cast<std::uint64_t>(local)),
+      rng(c.options.seed + static_cast<std::uint64_t>(id_)),
+      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
       backoff_limits(local == 0 ? kSimWaitBackoff : kSimIdleBackoff) {
   if (c.machine.ranks() > 1)
     backoff_limits.max_sleep_us = std::min<std::int64_t>(backoff_limits.max_sleep_us,
@@ -266,7 +320,6 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
       machine_(config.machine),
       topology_(topology_of(machine_)),
       chunk_(config.options.chunk),
-      remote_chunk_(config.options.remote_chunk),
       task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
       slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
       lookahead_(machine_.min_one_way_ns()),
@@ -278,25 +331,43 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   cfg_.options.validate();
   if (workload.input_bytes() > cfg_.options.task_input_bytes)
     throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
+  const Options& o = cfg_.options;
+  // Distributor::setup_locality.
+  success_only_ = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal;
+  push_ = o.balance == BalanceMode::push;
+  same_node_peers_ = machine_.spec().ranks_per_node > 1;
+  const bool other_nodes = machine_.spec().nodes > 1;
+  const bool node_thieves = !push_ && same_node_peers_;
+  const bool machine_thieves = !push_ && !success_only_ && other_nodes;
+  one_sided_thieves_ = node_thieves || machine_thieves;
+  if (o.protocol == StealProtocolKind::sws) {  // offers of at most 2k keep every steal-half block within k
+    for (const auto& [present, level] : {std::pair{node_thieves, policy::Level::node},
+                                         std::pair{machine_thieves, policy::Level::machine}}) {
+      if (!present) continue;
+      const std::uint32_t k = chunk_.at(level);
+      if (k == ChunkSpec::kHalf) {
+        sws_offer_cap_ = 0;
+        break;
+      }
+      sws_offer_cap_ = std::max(sws_offer_cap_, 2 * k);
+    }
+  }
+  push_thresholds_ = {o.push.min_tasks, o.push.min_imbalance, o.push.min_ratio, o.push.share, o.push.max_tasks};
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     Worker& w = workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_);
     if (n > 1) {
-      w.victims = policy::make_victim_policy(cfg_.victim, topology_, i);
+      w.victims = policy::make_victim_policy(o.victim, topology_, i);
       w.success_only = dynamic_cast<policy::SuccessOnlyVictims*>(w.victims.get());
     }
   }
   if (multi_rank_) {
-    windows_.reserve(static_cast<std::size_t>(machine_.ranks()));
+    procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
-      windows_.emplace_back(cfg_.options.protocol, static_cast<std::uint32_t>(cfg_.options.public_queue_slots));
-    reserved_until_.assign(static_cast<std::size_t>(machine_.ranks()), 0.0);
-    if (cfg_.victim.kind == VictimSpec::Kind::success_only) {
-      advertised_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
-      requests_.resize(static_cast<std::size_t>(machine_.ranks()));
-    }
+      procs_.emplace_back(o.protocol, static_cast<std::uint32_t>(o.public_queue_slots));
+    if (success_only_ || push_) board_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
   }
 }
 
@@ -312,7 +383,7 @@ SimResult Engine<W>::run() {
   outstanding_ = 1;
   schedule(first, Step::busy, 0.0);
   busy_min_ = 0.0;
-  for (std::size_t i = 1; i < workers_.size(); ++i) launch_attempt(workers_[i], 0.0);
+  for (std::size_t i = 1; i < workers_.size(); ++i) go_idle(workers_[i]);
 
   while (outstanding_ > 0) {
     // T: the earliest thing pending; H: nothing sent from T on arrives sooner.
@@ -322,6 +393,12 @@ SimResult Engine<W>::run() {
     if (t_min == std::numeric_limits<double>::infinity())
       throw std::logic_error("simulator: nothing left to do with " + std::to_string(outstanding_) +
                              " tasks outstanding");
+    // Progress guard: no task may wait forever (a livelock of the modelled
+    // runtime would otherwise run the simulator forever).
+    if (t_min - last_begin_ > stall_limit_ns_)
+      throw std::runtime_error("simulator: no task started for " + std::to_string((t_min - last_begin_) * 1e-9) +
+                               " simulated s with " + std::to_string(outstanding_) +
+                               " outstanding: the modelled scheduler livelocks");
     const double horizon = t_min + lookahead_;
     // (1) Every event before the horizon, in time order.
     for (;;) {
@@ -330,7 +407,7 @@ SimResult Engine<W>::run() {
       if (!have_event && !have_message) break;
       ++result_.events;
       if (have_message && (!have_event || messages_.top().time <= heap_.top().time)) {
-        const Message m = messages_.top();
+        Message m = messages_.top();
         messages_.pop();
         deliver(m);
         continue;
@@ -338,14 +415,13 @@ SimResult Engine<W>::run() {
       const EventKey key = heap_.top();
       Worker& w = workers_[key.id];
       switch (w.step) {
-        case Step::remote_start: start_remote(w, key.time); break;
+        case Step::attempt: start_attempt(w, key.time); break;
         case Step::thread_claim: apply_thread_claim(w, key.time); break;
         case Step::remote_op: apply_remote_op(w, key.time); break;
         case Step::receive: receive(w, key.time); break;
-        case Step::advert_read: read_adverts(w, key.time); break;
-        case Step::request: arrive_request(w, key.time); break;
+        case Step::poll_round: poll_round(w, key.time); break;
         case Step::busy:
-        case Step::waiting: throw std::logic_error("simulator: a busy or waiting worker has an event");
+        case Step::idle: throw std::logic_error("simulator: a busy or finished worker has an event");
       }
       if (outstanding_ == 0) break;
     }
@@ -422,6 +498,8 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   const double cost = (queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
                       static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns;
   ++w.executed;
+  last_begin_ = std::max(last_begin_, w.clock);
+  stall_limit_ns_ = std::max(stall_limit_ns_, 100 * cost);
   w.clock += cost;
   w.work_ns += cost;
   if (w.clock > makespan_) makespan_ = w.clock;
@@ -492,20 +570,15 @@ template <class W>
 void Engine<W>::go_idle(Worker& w) {
   w.search_since = w.clock;
   w.backoff_round = 0;  // a new help loop: a fresh Backoff
-  if (!requests_.empty()) {
-    advertise(w.rank);
-    serve_requests(w);
-  }
-  if (outstanding_ == 0) {  // the run is over: nothing to look for
-    leave_busy(w);
-    w.step = Step::waiting;
+  if (outstanding_ == 0 || !w.victims) {  // the run is over, or no victim exists
+    schedule(w, Step::idle, w.clock);
     return;
   }
-  launch_attempt(w, w.clock);
+  start_attempt(w, w.clock);
 }
 
 }  // namespace heist::sim
 
+#include "sim/engine_mailbox.hpp"
 #include "sim/engine_search.hpp"
-#include "sim/engine_success_only.hpp"
 #include "sim/engine_window.hpp"

@@ -1,38 +1,73 @@
-// Engine<W>, thief side: an idle worker's search. Each attempt asks the
-// worker's VictimPolicy (policy/victim_policy.hpp) for a place; a place of
-// the thief's own process is tried like Worker::try_steal (one claim on its
-// deque, src/sched/worker.cpp), a place of another process like
-// Distributor::steal (take back this process's unclaimed offer first, then
-// the runtime's SWS or SDC thief state machine on that rank's window, one
-// communication per event; src/dist/distributor.cpp). A failed attempt
-// backs off (platform::Backoff's delays) and asks the policy again.
+// Engine<W>, thief side: an idle worker's search, following Worker::help_until
+// and Worker::try_steal (src/sched/worker.cpp). Each iteration asks the
+// worker's VictimPolicy for a place: a place of its own process is a claim on
+// that worker's deque (SplitDeque::steal_into); a place of another process a
+// one-sided steal from that rank's window with the runtime's SWS or SDC thief
+// state machine, one communication per event (Distributor::steal); under
+// success-only, once the walk inside the node is done, a request to a rank of
+// another node (engine_mailbox.hpp). After every max(1, workers - 1) failed
+// iterations the worker polls its process (mailbox, releases) and takes back
+// the process's unclaimed offer (Distributor::reclaim); then it backs off.
 // Included by sim/engine.hpp.
 #pragma once
 
 namespace heist::sim {
 
-// Asks the victim policy for the next victim and sends the attempt's first
-// communication. The choice is made when the attempt is scheduled rather
-// than when it starts: each worker has its own policy object and RNG, so the
-// choices, and the run, are the same — and a failed attempt costs one event.
+// One iteration of the search, starting at time t (Worker::try_steal).
 template <class W>
-void Engine<W>::launch_attempt(Worker& w, double start) {
-  w.attempt_start = start;
-  w.across_nodes = w.success_only != nullptr && w.success_only->inter_node_due();
-  if (w.across_nodes) {  // SuccessOnly: a request to a rank that advertises work
-    schedule(w, Step::remote_start, start);
-    return;
+void Engine<W>::start_attempt(Worker& w, double t) {
+  w.clock = t;
+  w.attempt_start = t;
+  if (w.pending_choice) {  // drawn by pause()
+    w.pending_choice = false;
+  } else {
+    if (w.success_only != nullptr && w.success_only->inter_node_due()) {
+      if (multi_rank_) {  // a request across nodes; the answer arrives through a poll
+        request_across(w, t);
+        attempt_failed(w, w.clock);
+        return;
+      }
+      if (!w.success_only->has_inside_node()) {
+        attempt_failed(w, t);
+        return;
+      }
+    }
+    w.choice = w.victims->next(w.rng);
   }
-  w.choice = w.victims->next(w.rng);
   const int rank = machine_.rank_of(w.choice.place);
-  if (rank != w.rank) {
-    w.target = rank;
-    schedule(w, Step::remote_start, start);
+  if (rank == w.rank) {
+    launch_thread_claim(w, t);
     return;
   }
+  // Another process (Distributor::steal): with --remote-steal sequential one
+  // worker of a process at a time; the others' iteration is not an attempt.
+  Process& proc = procs_[static_cast<std::size_t>(w.rank)];
+  if (cfg_.options.remote_steal == RemoteStealMode::sequential) {
+    if (proc.remote_busy) {
+      attempt_failed(w, t);
+      return;
+    }
+    proc.remote_busy = w.holds_token = true;
+  }
+  w.target = rank;
+  w.hop = machine_.hop_to_rank(w.id, rank);
+  w.incoming.clear();
+  ++counts(w.choice.level, true).attempts;
+  if (cfg_.options.protocol == StealProtocolKind::sws) {
+    w.sws.emplace(w.empty_targets.count(rank) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
+  } else {
+    w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
+    w.polls = 0;
+  }
+  issue_remote_op(w, t);
+}
+
+template <class W>
+void Engine<W>::launch_thread_claim(Worker& w, double start) {
+  w.attempt_start = start;
   w.target = w.choice.place;
   w.hop = machine_.hop(w.id, w.target);
-  ++counts(w, false).attempts;
+  ++counts(w.choice.level, false).attempts;
   ++result_.messages.shm_ops;
   schedule(w, Step::thread_claim, start + machine_.latency_ns(w.hop) / 2);
 }
@@ -44,61 +79,19 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   w.incoming.clear();
   const std::uint32_t k = v.deque.steal(
       [&](std::uint32_t available) { return chunk_.take(available, w.choice.level); }, w.incoming);
-  // Nothing public left: ask the victim to queue more (Worker::try_steal).
+  // Nothing public left (we failed, or took the last): ask the victim to queue more.
   if (v.deque.public_size() == 0) v.work_wanted = true;
   const double back = t + machine_.latency_ns(w.hop) / 2;
-  StealCounts& c = counts(w, false);
+  StealCounts& c = counts(w.choice.level, false);
   if (k == 0) {
     ++c.failed;
-    failed(w, back);
+    w.victims->on_result(w.choice, 0);
+    attempt_failed(w, back);
     return;
   }
   ++c.steals;
   c.tasks += k;
   schedule(w, Step::receive, back + machine_.transfer_ns(w.hop, std::size_t{k} * task_bytes_));
-}
-
-template <class W>
-void Engine<W>::start_remote(Worker& w, double t) {
-  w.clock = t;
-  poll(w);  // completions, releases (help_until polls before a remote steal)
-  // 1. Tasks this process offered and nobody took: take them back first,
-  //    unless they are reserved for the thief of another rank that asked.
-  SimWindow<Task>& own = windows_[static_cast<std::size_t>(w.rank)];
-  if (own.offering() && w.clock >= reserved_until_[static_cast<std::size_t>(w.rank)]) {
-    OwnerOps ops;
-    buffer_.clear();
-    const std::optional<std::uint32_t> n = own.acquire(buffer_, ops);
-    charge(w, ops);
-    if (!n) {  // SDC: a thief holds this queue's lock; the runtime spins on it
-      schedule(w, Step::remote_start, w.clock);
-      return;
-    }
-    if (*n > 0) {
-      for (const Task& task : buffer_) w.deque.push(task);
-      result_.public_acquires += *n;
-      become_busy(w, w.clock);
-      return;
-    }
-  }
-  // 2. SuccessOnly across nodes: read the advertisements (one round trip).
-  if (w.across_nodes) {
-    ++result_.advert_reads;
-    ++result_.messages.blocking;
-    schedule(w, Step::advert_read, w.clock + machine_.latency_ns(Hop::network) / 2);
-    return;
-  }
-  // 2. The rank of the place the policy chose.
-  w.hop = machine_.hop_to_rank(w.id, w.target);
-  w.incoming.clear();
-  ++counts(w, true).attempts;
-  if (cfg_.options.protocol == StealProtocolKind::sws) {
-    w.sws.emplace(w.empty_targets.count(w.target) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
-  } else {
-    w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
-    w.polls = 0;
-  }
-  issue_remote_op(w, w.clock);
 }
 
 template <class W>
@@ -110,7 +103,7 @@ void Engine<W>::issue_remote_op(Worker& w, double t) {
 template <class W>
 void Engine<W>::apply_remote_op(Worker& w, double t) {
   advance_rank(w.target, t);
-  SimWindow<Task>& win = windows_[static_cast<std::size_t>(w.target)];
+  SimWindow<Task>& win = procs_[static_cast<std::size_t>(w.target)].window;
   if (w.sws) apply_sws(w, win, t);
   else apply_sdc(w, win, t);
 }
@@ -138,21 +131,22 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     case dist::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
-      StealCounts& c = counts(w, true);
+      StealCounts& c = counts(w.choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
       ++result_.messages.nonblocking;
-      const double lands = reply + machine_.latency_ns(w.hop) / 2;
-      messages_.push({lands, message_seq_++, w.target, s});
+      post(reply + machine_.latency_ns(w.hop) / 2, w.target, w.rank, s);
       w.sws.reset();
       schedule(w, Step::receive, reply);
       return;
     }
     default:  // aborted: nothing to take
       w.sws.reset();
-      ++counts(w, true).failed;
-      failed(w, back);
+      ++counts(w.choice.level, true).failed;
+      release_token(w);
+      w.victims->on_result(w.choice, 0);
+      attempt_failed(w, back);
       return;
   }
 }
@@ -162,9 +156,8 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
   dist::SdcSteal& s = *w.sdc;
   if (s.step() == dist::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
-  dist::sdc_apply(s, win.sdc, [&](std::uint64_t available) {
-    return remote_chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)),
-                              w.choice.level);
+  dist::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
+    return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
@@ -182,13 +175,12 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
     case dist::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
-      StealCounts& c = counts(w, true);
+      StealCounts& c = counts(w.choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += count * slot_bytes_;
       ++result_.messages.nonblocking;
-      const double lands = reply + machine_.latency_ns(w.hop) / 2;
-      messages_.push({lands, message_seq_++, w.target, s});
+      post(reply + machine_.latency_ns(w.hop) / 2, w.target, w.rank, s);
       w.sdc.reset();
       schedule(w, Step::receive, reply);
       return;
@@ -197,30 +189,74 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
       break;
   }
   w.sdc.reset();  // aborted: empty, or the lock stayed busy
-  ++counts(w, true).failed;
-  failed(w, back);
-}
-
-template <class W>
-void Engine<W>::deliver(const Message& m) {
-  advance_rank(m.rank, m.time);
-  SimWindow<Task>& win = windows_[static_cast<std::size_t>(m.rank)];
-  if (const auto* sws = std::get_if<dist::SwsSteal>(&m.steal)) {
-    dist::SwsSteal s = *sws;
-    dist::sws_apply(s, win.stealval, win.completed);
-  } else {
-    dist::SdcSteal s = std::get<dist::SdcSteal>(m.steal);
-    dist::sdc_apply(s, win.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
-  }
-}
-
-// A failed attempt, known at time t: tell the policy, back off, try again.
-template <class W>
-void Engine<W>::failed(Worker& w, double t) {
+  ++counts(w.choice.level, true).failed;
+  release_token(w);
   w.victims->on_result(w.choice, 0);
+  attempt_failed(w, back);
+}
+
+template <class W>
+void Engine<W>::release_token(Worker& w) {
+  if (!w.holds_token) return;
+  procs_[static_cast<std::size_t>(w.rank)].remote_busy = false;
+  w.holds_token = false;
+}
+
+// An iteration that took nothing ended at time t: after a round of them,
+// poll; otherwise back off (help_until).
+template <class W>
+void Engine<W>::attempt_failed(Worker& w, double t) {
+  if (multi_rank_ && ++w.local_failures >= std::max(1, machine_.workers_per_rank() - 1)) {
+    w.local_failures = 0;
+    schedule(w, Step::poll_round, t);
+    return;
+  }
+  pause(w, t);
+}
+
+template <class W>
+void Engine<W>::poll_round(Worker& w, double t) {
+  w.clock = t;
+  poll(w);
+  if (w.deque.size() > 0) {  // tasks arrived through the mailbox
+    become_busy(w, w.clock);
+    return;
+  }
+  const std::optional<std::uint32_t> taken = reclaim(w);
+  if (!taken) {  // SDC: a thief holds this queue's lock; the runtime spins on it
+    schedule(w, Step::poll_round, w.clock + machine_.latency_ns(Hop::self));
+    return;
+  }
+  if (*taken > 0) {
+    become_busy(w, w.clock);
+    return;
+  }
+  pause(w, w.clock);
+}
+
+// Back off, then the next iteration. When it will be a claim inside the
+// process, the victim is drawn now rather than when the attempt starts: each
+// worker has its own policy object and RNG, so the draws, and the run, are
+// the same — and a failed claim costs one event instead of two.
+template <class W>
+void Engine<W>::pause(Worker& w, double t) {
   const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round, w.backoff_limits) : 0.0;
   ++w.backoff_round;
-  launch_attempt(w, t + delay);
+  const double start = t + delay;
+  if (w.success_only == nullptr || !w.success_only->inter_node_due()) {
+    const policy::VictimChoice next = w.victims->next(w.rng);
+    if (machine_.rank_of(next.place) == w.rank) {
+      w.choice = next;
+      launch_thread_claim(w, start);
+      return;
+    }
+    // Another process: the steal starts then (start_attempt uses this choice).
+    w.choice = next;
+    w.pending_choice = true;
+    schedule(w, Step::attempt, start);
+    return;
+  }
+  schedule(w, Step::attempt, start);
 }
 
 template <class W>
@@ -229,6 +265,7 @@ void Engine<W>::receive(Worker& w, double t) {
   for (const Task& task : w.incoming) w.deque.push(task, false);
   if (w.deque.wanted()) w.deque.release();
   w.incoming.clear();
+  release_token(w);
   w.victims->on_result(w.choice, k);
   w.steal_ns += t - w.attempt_start;
   w.search_since += t - w.attempt_start;  // the steal itself is not search time
@@ -238,7 +275,6 @@ void Engine<W>::receive(Worker& w, double t) {
 template <class W>
 void Engine<W>::become_busy(Worker& w, double t) {
   w.search_ns += std::max(0.0, t - w.search_since);
-  w.clock = t;
   w.backoff_round = 0;
   schedule(w, Step::busy, t);
 }

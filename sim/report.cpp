@@ -2,15 +2,6 @@
 
 namespace heist::sim {
 
-const char* victim_name(const VictimSpec& v) noexcept {
-  switch (v.kind) {
-    case VictimSpec::Kind::random: return "random";
-    case VictimSpec::Kind::hvs: return "hvs";
-    case VictimSpec::Kind::success_only: return "success-only";
-  }
-  return "?";
-}
-
 namespace {
 
 nlohmann::json counts_json(const StealCounts& c) {
@@ -64,12 +55,14 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
   j["machine"] = machine_json(config.machine);
   j["workers"] = config.machine.workers();
   j["ranks"] = config.machine.ranks();
-  j["policy"] = {{"victim", victim_name(config.victim)},
+  j["policy"] = {{"victim", to_string(o.victim.kind)},
+                 {"hvs_attempts", to_string(o.victim.hvs)},
+                 {"balance", to_string(o.balance)},
+                 {"remote_steal", to_string(o.remote_steal)},
                  {"spawn", to_string(o.policy)},
                  {"queue_bound", o.queue_bound},
                  {"queue_demand", o.queue_demand},
                  {"chunk", to_string(o.chunk)},
-                 {"remote_chunk", to_string(o.remote_chunk)},
                  {"protocol", to_string(o.protocol)},
                  {"poll_interval", o.poll_interval},
                  {"backoff", to_string(config.backoff)},
@@ -86,8 +79,9 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
   j["tasks"] = {{"executed", r.tasks},          {"inlined", r.inlined},
                 {"queued", r.queued},           {"released_to_windows", r.releases},
                 {"taken_back", r.public_acquires}, {"max_queue", r.max_queue}};
-  if (config.victim.kind == VictimSpec::Kind::success_only)
-    j["success_only"] = {{"advert_reads", r.advert_reads}, {"requests", r.requests}, {"declines", r.declines}};
+  j["between_processes"] = {{"board_reads", r.board_reads},     {"requests", r.requests},
+                            {"requests_served", r.requests_served}, {"tasks_served", r.tasks_served},
+                            {"pushes", r.pushes},               {"tasks_pushed", r.tasks_pushed}};
   j["steals"] = steals_json(r);
   StealCounts total;
   for (int l = 1; l < policy::kLevels; ++l) {

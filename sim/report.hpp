@@ -12,7 +12,6 @@
 
 namespace heist::sim {
 
-const char* victim_name(const VictimSpec& v) noexcept;
 nlohmann::json machine_json(const MachineSpec& m);
 nlohmann::json costs_json(const TaskCosts& c);
 // Steals by distance: {"socket": {...}, "node": {...}, "network": {...}},

@@ -34,12 +34,11 @@ const char* to_string(BackoffModel) noexcept;
 struct SimConfig {
   MachineSpec machine;
   // The runtime options the simulated workers use — the same struct and
-  // defaults as a real run: spawn policy and its knobs, chunk (in-process),
-  // remote_chunk and protocol (between processes), poll interval, public
-  // queue slots, SWS damping threshold, deque limit, seed.
+  // defaults as a real run: spawn policy and its knobs, victim and chunk
+  // selection, protocol, balancing (steal or push), remote-steal mode, poll
+  // interval and period, queue and mailbox sizes, SWS damping, seed.
+  // (machine.ranks_per_node, not options.ranks_per_node, lays out the ranks.)
   Options options;
-  // Victim selection (random, hvs, success-only with its HVS counts).
-  VictimSpec victim;
   TaskCosts costs;
   BackoffModel backoff = BackoffModel::heist;
 };
@@ -75,10 +74,10 @@ struct SimResult {
   std::uint64_t queued = 0;
   std::array<StealCounts, policy::kLevels> thread_steals{};  // by policy::Level
   std::array<StealCounts, policy::kLevels> remote_steals{};
-  // SuccessOnly (seed 003): advertisement reads, requests queued at ranks
-  // that advertised work, and requests declined because the rank had run dry
-  // by the time it answered (counted as failed steals too).
-  std::uint64_t advert_reads = 0, requests = 0, declines = 0;
+  // Between processes besides one-sided steals: board reads, success-only
+  // requests posted and served (never declined), pushes, tasks moved by each.
+  std::uint64_t board_reads = 0, requests = 0, requests_served = 0, pushes = 0;
+  std::uint64_t tasks_served = 0, tasks_pushed = 0;
   Messages messages;
   std::uint64_t releases = 0;         // tasks offered to process windows
   std::uint64_t public_acquires = 0;  // offered tasks their own process took back

@@ -44,9 +44,10 @@ NQUEENS14_SEQUENTIAL_NODES = 27_293_318  # count_sequential calls of all row-6 t
 # (one round trip) cost seed 000's measured empty steal, 2 us inside a
 # socket and 3.8 us across sockets, and one SDC steal between nodes (5
 # blocking round trips) its 36 us.
+HOTSLAW_SPAWN = ["--policy", "bounded", "--queue-bound", "40", "--queue-demand", "off"]
 CARVER = ["--cores-per-socket", "4", "--sockets", "2", "--nodes", "32", "--ranks-per-node", "1",
           "--latency-us", "socket=2.0,node=3.8,network=7.2", "--protocol", "sdc", "--backoff", "none",
-          "--policy", "bounded", "--queue-bound", "40", "--queue-demand", "off"]
+          *HOTSLAW_SPAWN]
 
 # The papers' numbers (seed 000 §5.2-5.3), per app in SEED000_APPS order.
 PAPER_HVS_SPEEDUP = [179.5, 247.8, 200.1, 222.5, 98.8]          # Figure 10 text, HVS, 256 cores
@@ -87,9 +88,10 @@ class Runner:
         return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def one_worker(runner, app_args, cost_args):
-    return runner.sim([*app_args, *cost_args, "--cores-per-socket", "1", "--sockets", "1", "--nodes", "1",
-                       "--policy", "bounded", "--queue-bound", "40", "--queue-demand", "off"])["time_s"]
+def one_worker(runner, app_args, cost_args, spawn_args=()):
+    """The same workload and spawn policy on one worker: the speedups' base."""
+    return runner.sim([*app_args, *cost_args, *spawn_args, "--cores-per-socket", "1", "--sockets", "1",
+                       "--nodes", "1"])["time_s"]
 
 
 def level(report, name, key):
@@ -125,28 +127,25 @@ def seed000(runner, out):
     rows = []
     for (name, app, avg, ovh) in SEED000_APPS:
         cost = costs_for(name, avg, ovh)
-        t1 = one_worker(runner, app, cost)
+        t1 = one_worker(runner, app, cost, HOTSLAW_SPAWN)
         for k in CHUNKS:  # Figure 11: HVS, one fixed chunk at every level
             rows.append(row(f"fixed:{k}", name, runner.sim([*app, *cost, *CARVER, "--victim", "hvs",
-                                                            "--chunk", str(k), "--remote-chunk", str(k)]), t1))
+                                                            "--chunk", str(k)]), t1))
         for k in CHUNKS:  # Figure 12: HCS, k inside a node, half across nodes
             rows.append(row(f"hcs:{k}", name, runner.sim([*app, *cost, *CARVER, "--victim", "hvs",
-                                                          "--chunk", str(k), "--remote-chunk", "half"]), t1))
+                                                          "--chunk", f"hcs:{k}"]), t1))
         # Figure 13: StealHalf with HVS, and Random + StealHalf (Dinan et al.)
-        rows.append(row("hvs+half", name, runner.sim([*app, *cost, *CARVER, "--victim", "hvs",
-                                                      "--chunk", "half", "--remote-chunk", "half"]), t1))
-        rows.append(row("random+half", name, runner.sim([*app, *cost, *CARVER, "--victim", "random",
-                                                         "--chunk", "half", "--remote-chunk", "half"]), t1))
+        rows.append(row("hvs+half", name, runner.sim([*app, *cost, *CARVER, "--victim", "hvs", "--chunk", "half"]), t1))
+        rows.append(row("random+half", name, runner.sim([*app, *cost, *CARVER, "--victim", "random", "--chunk", "half"]),
+                        t1))
         # Figure 10 at HVS's best fixed chunk: Random, and Intra-Node (work
         # never leaves the root's node: the other 31 nodes stay idle, so it
         # is one node's run).
         best = max((r for r in rows if r["app"] == name and r["series"].startswith("fixed:")),
                    key=lambda r: r["speedup"])
         k = best["series"].split(":")[1]
-        rows.append(row(f"random:{k}", name, runner.sim([*app, *cost, *CARVER, "--victim", "random",
-                                                         "--chunk", k, "--remote-chunk", k]), t1))
-        intra = runner.sim([*app, *cost, *CARVER[:4], "--nodes", "1", *CARVER[6:], "--victim", "hvs",
-                            "--chunk", k, "--remote-chunk", k])
+        rows.append(row(f"random:{k}", name, runner.sim([*app, *cost, *CARVER, "--victim", "random", "--chunk", k]), t1))
+        intra = runner.sim([*app, *cost, *CARVER[:4], "--nodes", "1", *CARVER[6:], "--victim", "hvs", "--chunk", k])
         rows.append(row(f"intra-node:{k}", name, intra, t1))
     write_csv(os.path.join(out, "seed000.csv"), rows)
 
@@ -158,7 +157,7 @@ def seed000(runner, out):
 # BPC as configured there but with a depth of 200 (a producer makes 8192
 # consumers of 5 ms, producers take 1 ms). Latencies: seed 000's defaults.
 LOTUS = ["--cores-per-socket", "24", "--sockets", "2", "--ranks-per-node", "48", "--backoff", "none",
-         "--victim", "random", "--chunk", "half", "--remote-chunk", "half"]
+         "--victim", "random", "--chunk", "half"]
 SEED001_NODES = [1, 2, 4, 8, 16, 32, 44]
 
 
@@ -186,7 +185,7 @@ def seed001(runner, out):
 # thread pool; BaselineWS (random victims, HVS inside the node) vs
 # SuccessOnlyWS. UTS T1L and T3L stand in for T1WL/T3WL; NQueens(15), cutoff 6.
 EDISON = ["--cores-per-socket", "12", "--sockets", "2", "--ranks-per-node", "1", "--backoff", "none",
-          "--protocol", "sws", "--chunk", "hcs:1", "--remote-chunk", "half"]
+          "--protocol", "sws", "--chunk", "hcs:1"]
 SEED003_NODES = [4, 16, 64, 256]
 
 
