@@ -11,6 +11,7 @@ namespace heist::cli {
 // subcommand was given (returning the exit code).
 std::function<int()> add_bench_command(CLI::App& root);
 std::function<int()> add_info_command(CLI::App& root);
+std::function<int()> add_sim_command(CLI::App& root);
 
 // Exit code for invalid user input (bad option, unknown app, ...).
 inline constexpr int kUsageError = 2;

@@ -1,4 +1,4 @@
-// heist: the command-line front end — `heist bench <app>`, `heist info`.
+// heist: the command-line front end — `heist bench <app>`, `heist sim <app>`, `heist info`.
 // Invalid input exits with status 2 and a message on stderr.
 #include <exception>
 #include <iostream>
@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto bench = heist::cli::add_bench_command(app);
   auto info = heist::cli::add_info_command(app);
+  auto sim = heist::cli::add_sim_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("bench")) return bench();
     if (app.got_subcommand("info")) return info();
+    if (app.got_subcommand("sim")) return sim();
   } catch (const heist::OptionError& e) {  // e.g. found invalid once the ranks are known
     std::cerr << prefixed(e.what()) << "\n";
     return heist::cli::kUsageError;

@@ -36,7 +36,7 @@ class SdcQueue final : public StealProtocol {
   std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
                       CommCounters& c) override;
 
-  static constexpr int kLockPolls = 64;  // polls of a busy lock before a thief gives up
+  static constexpr int kLockPolls = kSdcLockPolls;  // polls of a busy lock before a thief gives up
 
  private:
   // Lock holder ids fit the 32-bit lock word: rank < 2^16, worker < 4096.

@@ -46,6 +46,9 @@ struct SdcWindowWords {
   friend constexpr bool operator==(const SdcWindowWords&, const SdcWindowWords&) = default;
 };
 
+// Polls of a busy lock before a thief gives up (the runtime and the simulator).
+inline constexpr int kSdcLockPolls = 64;
+
 // One steal attempt by a thief, as a sequence of steps. Each step names the
 // one communication the caller performs next; on_*() takes its result.
 class SdcSteal {

@@ -1,0 +1,122 @@
+#include "sim_calibrate.hpp"
+
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "common/bench_runner.hpp"
+#include "sim/report.hpp"
+
+namespace heist::cli {
+
+namespace {
+
+struct Measured {
+  double time_s = 0;
+  std::uint64_t inlined = 0;
+  std::uint64_t queued = 0;
+};
+
+// One `heist bench`-style run (median of `repeat`), read back from its JSON.
+nlohmann::json bench_json(apps::App& app, const Options& options, bool sequential, int repeat) {
+  apps::BenchSettings settings;
+  settings.repeat = repeat;
+  settings.sequential = sequential;
+  settings.json = true;
+  std::ostringstream out;
+  if (apps::run_bench(app, settings, options, out) != 0)
+    throw std::runtime_error("calibration: the " + app.name() + " run did not verify");
+  std::string line, last;
+  std::istringstream lines(out.str());
+  while (std::getline(lines, line))
+    if (!line.empty()) last = line;
+  return nlohmann::json::parse(last);
+}
+
+Measured measure(apps::App& app, Options options, SpawnPolicy policy, int repeat) {
+  options.workers = 1;
+  options.policy = policy;
+  const nlohmann::json j = bench_json(app, options, false, repeat);
+  const nlohmann::json& s = j["stats"];
+  Measured m;
+  m.time_s = j["time_s"].get<double>();
+  m.inlined = s["tasks_inlined"].get<std::uint64_t>();
+  m.queued = s["tasks_created"].get<std::uint64_t>() - m.inlined;
+  return m;
+}
+
+nlohmann::json measured_json(const Measured& m) {
+  return {{"time_s", m.time_s}, {"tasks_inlined", m.inlined}, {"tasks_queued", m.queued}};
+}
+
+}  // namespace
+
+Calibration calibrate(apps::App& app, const Options& options, const sim::AnyWorkload& workload, int repeat,
+                      std::ostream& log) {
+  Calibration c;
+  const bool is_uts = std::holds_alternative<sim::UtsWorkload>(workload);
+  // What the tasks do besides the runtime's work: sequential kernel nodes
+  // below a cutoff and fixed busy time (not for UTS: its tasks have neither,
+  // and walking a large tree only to learn that costs minutes).
+  const sim::TreeTotals totals = is_uts ? sim::TreeTotals{} : sim::tree_totals(workload);
+  const std::uint64_t kernel_nodes = sim::sequential_nodes_total(workload);
+  double sequential_s = 0;
+  if (kernel_nodes > 0) {
+    log << "calibrating " << app.name() << ": sequential run ...\n";
+    sequential_s = bench_json(app, options, true, repeat)["time_s"].get<double>();
+    c.costs.sequential_ns = sequential_s * 1e9 / static_cast<double>(kernel_nodes);
+  }
+  log << "calibrating " << app.name() << ": heist on 1 worker, help-first ...\n";
+  const Measured help = measure(app, options, SpawnPolicy::help_first, repeat);
+  log << "calibrating " << app.name() << ": heist on 1 worker, bounded ...\n";
+  const Measured bounded = measure(app, options, SpawnPolicy::bounded, repeat);
+  const double fixed_ns = static_cast<double>(totals.sequential_nodes) * c.costs.sequential_ns + totals.busy_ns;
+  const std::uint64_t help_tasks = help.inlined + help.queued;
+  if (help_tasks == 0) throw std::runtime_error("calibration: the run created no task");
+  // help-first queues every task (it inlines only at the deque's maximum).
+  c.costs.queued_ns = std::max(0.0, (help.time_s * 1e9 - fixed_ns) / static_cast<double>(help_tasks));
+  if (bounded.inlined > 0) {
+    const double rest = bounded.time_s * 1e9 - fixed_ns - static_cast<double>(bounded.queued) * c.costs.queued_ns;
+    c.costs.inline_ns = std::max(0.0, rest / static_cast<double>(bounded.inlined));
+  } else {
+    c.costs.inline_ns = c.costs.queued_ns;
+  }
+  c.measured = {{"sequential_time_s", sequential_s},
+                {"sequential_kernel_nodes", kernel_nodes},
+                {"tree_sequential_nodes", totals.sequential_nodes},
+                {"tree_busy_s", totals.busy_ns * 1e-9},
+                {"help_first", measured_json(help)},
+                {"bounded", measured_json(bounded)},
+                {"repeat", repeat}};
+  return c;
+}
+
+nlohmann::json calibration_json(const Calibration& c, const std::string& app, const nlohmann::json& params) {
+  return {{"app", app}, {"params", params}, {"costs", sim::costs_json(c.costs)}, {"measured", c.measured}};
+}
+
+sim::TaskCosts load_costs(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("--costs: cannot read " + path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("--costs: " + path + " is not JSON: " + e.what());
+  }
+  const nlohmann::json& c = j.contains("costs") ? j["costs"] : j;
+  sim::TaskCosts costs;
+  try {
+    costs.inline_ns = c.at("inline_ns").get<double>();
+    costs.queued_ns = c.at("queued_ns").get<double>();
+    costs.sequential_ns = c.value("sequential_ns", 0.0);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::invalid_argument("--costs: " + path + " lacks inline_ns/queued_ns: " + e.what());
+  }
+  costs.validate();
+  return costs;
+}
+
+}  // namespace heist::cli

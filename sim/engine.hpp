@@ -1,0 +1,584 @@
+// Engine<W>: the discrete-event simulation of heist's scheduler on a modelled
+// machine (DESIGN layer 9), for one workload type W (sim/workloads.hpp).
+//
+// What is simulated, and with which code:
+//  * every worker runs the task tree depth first with the runtime's own
+//    spawn policy object (policy::SpawnDecider, with the runtime's inline
+//    credits and its `work_wanted` flag), a split deque with SplitDeque's
+//    semantics (sim/sim_deque.hpp), and the runtime's victim and chunk policy
+//    objects (policy/);
+//  * between processes, each rank's public queue is a SimWindow driven by the
+//    runtime's pure SWS/SDC state machines (src/dist/*_state.hpp); the owner
+//    side follows Distributor::poll/release_from/steal (src/dist/distributor.cpp).
+// Time: a task costs TaskCosts (calibrated); one communication costs the
+// machine's latency for the distance (plus bytes / bandwidth); an idle
+// worker backs off like platform::Backoff (or not, --backoff none).
+//
+// Events, and why a busy worker needs no event per task. A thief's next step
+// is an event: the arrival of its communication at the victim (a deque claim
+// or a window operation), applied to the victim's state at that simulated
+// instant, or a local step (start of an attempt, arrival of stolen tasks).
+// Busy workers have no events: the engine advances in rounds. With T the
+// earliest thing pending (a thief's event, a message, a busy worker's
+// clock) and H = T + lookahead, where the lookahead is half the smallest
+// round trip, nothing sent at or after T reaches anyone before H. A round
+// (1) processes every event before H in time order, first running the
+// victim's tasks up to the event's time, then (2) runs every busy worker's
+// tasks — spawning, popping, polling its window — up to H. So each worker's
+// state changes in simulated-time order relative to every message that reads
+// it, exactly (the last task begun before the bound may run past it: tasks
+// are atomic, and children are spawned after the task's own work). One
+// approximation: two workers of one process apply their own-window
+// operations in processing order, which may differ from time order by less
+// than the lookahead.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <unordered_set>
+#include <variant>
+#include <vector>
+
+#include "platform/backoff.hpp"
+#include "platform/rng.hpp"
+#include "policy/chunk_policy.hpp"
+#include "policy/push_balance.hpp"
+#include "policy/spawn_policy.hpp"
+#include "policy/victim_policy.hpp"
+#include "sim/event_heap.hpp"
+#include "sim/machine.hpp"
+#include "sim/sim_config.hpp"
+#include "sim/sim_deque.hpp"
+#include "sim/sim_window.hpp"
+#include "sim/workloads.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::sim {
+
+// The platform::Backoff of the runtime's waiting workers, as time: the limits
+// of src/sched/worker.cpp (kWaitBackoff for a process's first worker, which
+// waits in Runtime::root/pool, kIdleBackoff for the others; the sleep capped
+// at reacquire_delay_us / 2 when there are other processes), with a pause
+// instruction ~20 ns, a sched_yield on an idle core ~1 us, and Linux's
+// default 50 us timer slack added to every sleep.
+inline constexpr platform::BackoffLimits kSimWaitBackoff{6, 8, 2, 100};
+inline constexpr platform::BackoffLimits kSimIdleBackoff{6, 4, 5, 500};
+double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept;
+
+template <class W>
+class Engine {
+ public:
+  Engine(const W& workload, const SimConfig& config);
+  SimResult run();
+
+ private:
+  using Task = typename W::Task;
+  using Cursor = typename W::Cursor;
+
+  struct Frame {
+    Cursor cursor;
+    std::uint64_t start_head;  // deque head when the task began: its queued children lie above
+    bool queued;               // came through the deque (counts in `depth`)
+  };
+
+  // What a worker's pending event is.
+  enum class Step : std::uint8_t {
+    busy,          // run tasks (no event: the busy list)
+    attempt,       // start the next step of the search (after back-off)
+    thread_claim,  // its claim reaches a worker's deque in its process
+    remote_op,     // its current protocol operation reaches the victim rank's window
+    receive,       // stolen tasks arrive in its deque
+    poll_round,    // after a round of failed attempts: poll, take back the process's offer
+    idle,          // the run is over
+  };
+
+  struct Worker {
+    Worker(int id_, int rank_, int local, const SimConfig& c);
+    int id, rank;
+    double clock = 0;     // busy: time of its next action
+    int busy_index = -1;  // position in busy_, or -1
+    Step step = Step::idle;
+    std::vector<Frame> stack;
+    SimDeque<Task> deque;
+    policy::SpawnDecider decider;
+    std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
+    bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
+    bool remote_asked = false; // another rank asked: poll right after the next queued spawn
+    int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
+    int poll_countdown;
+    double last_poll = 0;      // paced polling of the spawn slow path (Worker::decide_defer)
+    double last_grant = 0;
+    std::int64_t credit_pace = 1;
+    std::uint32_t load = 0;    // as of its last poll: queued tasks, plus the one it runs
+    // search (Worker::help_until, try_steal)
+    platform::Rng rng;         // victim selection (Worker::rng_: seed + place)
+    platform::Rng remote_rng;  // success-only rank choice (Distributor's per-worker rng)
+    std::unique_ptr<policy::VictimPolicy> victims;
+    policy::SuccessOnlyVictims* success_only = nullptr;  // victims, when it is one
+    platform::BackoffLimits backoff_limits;
+    unsigned backoff_round = 0;
+    int local_failures = 0;    // failed attempts since the last poll round
+    double search_since = 0;   // went idle
+    double attempt_start = 0;  // current attempt began
+    // the attempt in flight
+    policy::VictimChoice choice{0, policy::Level::worker};
+    bool pending_choice = false;  // choice was drawn already (pause), for a steal from another rank
+    int target = -1;           // victim worker (thread claim) or rank (remote)
+    Hop hop = Hop::self;
+    bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
+    std::optional<dist::SwsSteal> sws;
+    std::optional<dist::SdcSteal> sdc;
+    int polls = 0;
+    std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
+    std::vector<Task> incoming;             // claimed tasks on their way
+    // statistics
+    std::uint64_t executed = 0, inlined = 0, queued_spawns = 0, max_queue = 0;
+    double work_ns = 0, search_ns = 0, steal_ns = 0;
+  };
+
+  // A batch of tasks in a process's mailbox (success-only answers, pushes).
+  struct Mail {
+    int from;
+    bool answer;  // to a request (else a push)
+    std::vector<Task> tasks;
+  };
+  // One process: its window, and the success-only / push state of Distributor.
+  struct Process {
+    Process(StealProtocolKind protocol, std::uint32_t slots) : window(protocol, slots) {}
+    SimWindow<Task> window;
+    double reserved_until = 0;       // its offer is reserved for other ranks' thieves until then
+    bool remote_busy = false;        // --remote-steal sequential: a worker is stealing remotely
+    std::map<int, std::uint32_t> pending;  // requests of other ranks not yet served (victim side)
+    std::vector<int> requested;      // ranks it has a request queued at (thief side)
+    std::deque<Mail> mailbox;        // delivered, not yet drained
+    std::uint32_t published = 0xFFFFFFFFu;  // load last written to the boards
+    double next_push = 0;
+  };
+
+  // Something that lands at a rank at a time: a thief's non-blocking
+  // completion (SWS/SDC), a success-only request, or a mailbox batch.
+  struct Message {
+    double time;
+    std::uint64_t seq;
+    int rank;  // where it lands
+    int from;  // request: the requesting rank
+    std::variant<dist::SwsSteal, dist::SdcSteal, int> what;  // int: a request (-1) or a Mail index
+    friend bool operator>(const Message& a, const Message& b) noexcept {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+
+  // ---- busy path (engine.hpp) ----
+  void run_busy(Worker& w, double bound);
+  void begin(Worker& w, const Task& t, bool queued);
+  void spawn(Worker& w, const Task& child);
+  void go_idle(Worker& w);
+  // ---- owner side of the process (engine_window.hpp) ----
+  void poll(Worker& w);
+  std::uint32_t release_from(Worker& w, Process& proc, OwnerOps& ops);
+  std::optional<std::uint32_t> reclaim(Worker& w);
+  void charge(Worker& w, const OwnerOps& ops);
+  // ---- thief side (engine_search.hpp) ----
+  void start_attempt(Worker& w, double t);
+  void launch_thread_claim(Worker& w, double start);
+  void start_remote(Worker& w, double t);
+  void apply_thread_claim(Worker& w, double t);
+  void apply_remote_op(Worker& w, double t);
+  void apply_sws(Worker& w, SimWindow<Task>& win, double t);
+  void apply_sdc(Worker& w, SimWindow<Task>& win, double t);
+  void issue_remote_op(Worker& w, double t);
+  void receive(Worker& w, double t);
+  void attempt_failed(Worker& w, double t);
+  void poll_round(Worker& w, double t);
+  void pause(Worker& w, double t);
+  void become_busy(Worker& w, double t);
+  void release_token(Worker& w);
+  void deliver(Message& m);
+  // ---- success-only and push (engine_mailbox.hpp) ----
+  void request_across(Worker& w, double t);
+  void serve_requests(Worker& w, Process& proc);
+  void publish_load(Worker& w, Process& proc, std::uint32_t load);
+  void push_step(Worker& w, Process& proc);
+  bool send_tasks(Worker& w, int target, bool answer, std::uint32_t n);
+  void drain_mailbox(Worker& w, Process& proc);
+  std::uint32_t process_load(int rank) const;
+
+  // The worker's next step: busy workers join the busy list (no event),
+  // every other step is an event in the heap.
+  void schedule(Worker& w, Step s, double time) {
+    const auto id = static_cast<std::uint32_t>(w.id);
+    if (s == Step::busy) {
+      heap_.remove(id);
+      w.clock = time;
+      if (w.busy_index < 0) {
+        w.busy_index = static_cast<int>(busy_.size());
+        busy_.push_back(w.id);
+      }
+    } else {
+      leave_busy(w);
+      if (s == Step::idle) heap_.remove(id);
+      else heap_.set({time, 1u, id});
+    }
+    w.step = s;
+  }
+  void leave_busy(Worker& w) {
+    if (w.busy_index < 0) return;
+    const int last = busy_.back();
+    busy_[static_cast<std::size_t>(w.busy_index)] = last;
+    workers_[static_cast<std::size_t>(last)].busy_index = w.busy_index;
+    busy_.pop_back();
+    w.busy_index = -1;
+  }
+  // Runs a busy worker's tasks up to time t (before a message reaches it).
+  void advance(Worker& w, double t) {
+    if (w.step == Step::busy && w.clock < t) run_busy(w, t);
+  }
+  void advance_rank(int rank, double t) {
+    const int first = machine_.first_worker(rank);
+    for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
+  }
+  void post(double time, int rank, int from, std::variant<dist::SwsSteal, dist::SdcSteal, int> what) {
+    messages_.push({time, message_seq_++, rank, from, std::move(what)});
+  }
+  StealCounts& counts(policy::Level level, bool remote) {
+    return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(level))];
+  }
+  // Distributor::level_of: another rank is on this node or another.
+  policy::Level level_of(int from_rank, int rank) const noexcept {
+    return machine_.node_of(machine_.first_worker(from_rank)) == machine_.node_of(machine_.first_worker(rank))
+               ? policy::Level::node
+               : policy::Level::machine;
+  }
+  double latency_to_rank(int from_worker, int rank) const noexcept {
+    return machine_.latency_ns(machine_.hop_to_rank(from_worker, rank));
+  }
+
+  const W& wl_;
+  SimConfig cfg_;
+  Machine machine_;
+  policy::Topology topology_;
+  policy::ChunkPolicy chunk_;
+  std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
+  std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
+  double lookahead_;
+  double poll_period_ns_;
+  double reacquire_delay_ns_;
+  bool multi_rank_;
+  bool success_only_;       // Distributor::success_only_
+  bool push_;               // Distributor::push_
+  bool same_node_peers_;    // some rank shares a node with another
+  bool one_sided_thieves_;  // another rank may steal from a process's public queue
+  std::uint32_t sws_offer_cap_ = 0;
+  policy::PushThresholds push_thresholds_;
+  std::vector<Worker> workers_;
+  std::vector<Process> procs_;
+  std::vector<std::uint32_t> board_;  // every rank's published load (success-only, push)
+  std::vector<Mail> mails_;           // batches in flight or in mailboxes, by index
+  std::vector<int> free_mails_;
+  WorkerHeap heap_;        // the pending step of every worker that is not busy
+  std::vector<int> busy_;  // busy workers (order: deterministic, by history)
+  std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
+  std::uint64_t message_seq_ = 0;
+  std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
+  double busy_min_ = std::numeric_limits<double>::infinity();  // earliest busy clock after the last round
+  double makespan_ = 0;
+  double last_begin_ = 0;           // latest time a task began
+  double stall_limit_ns_ = 10e9;    // no task starting for this long: a livelock
+  SimResult result_;
+  std::vector<Task> buffer_, returned_;
+  std::vector<std::uint32_t> advertised_;  // scratch: the board as a thief reads it
+};
+
+// ---------------------------------------------------------------- construction
+
+template <class W>
+Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c)
+    : id(id_),
+      rank(rank_),
+      deque(c.options.deque_max_tasks),
+      decider(c.options),
+      poll_countdown(c.options.poll_interval),
+      rng(c.options.seed + static_cast<std::uint64_t>(id_)),
+      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
+      backoff_limits(local == 0 ? kSimWaitBackoff : kSimIdleBackoff) {
+  if (c.machine.ranks() > 1)
+    backoff_limits.max_sleep_us = std::min<std::int64_t>(backoff_limits.max_sleep_us,
+                                                        std::max(2, c.options.reacquire_delay_us / 2));
+}
+
+template <class W>
+Engine<W>::Engine(const W& workload, const SimConfig& config)
+    : wl_(workload),
+      cfg_(config),
+      machine_(config.machine),
+      topology_(topology_of(machine_)),
+      chunk_(config.options.chunk),
+      task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
+      slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
+      lookahead_(machine_.min_one_way_ns()),
+      poll_period_ns_(config.options.poll_period_us * 1000.0),
+      reacquire_delay_ns_(config.options.reacquire_delay_us * 1000.0),
+      multi_rank_(machine_.ranks() > 1),
+      heap_(static_cast<std::uint32_t>(machine_.workers())) {
+  cfg_.costs.validate();
+  cfg_.options.validate();
+  if (workload.input_bytes() > cfg_.options.task_input_bytes)
+    throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
+  const Options& o = cfg_.options;
+  // Distributor::setup_locality.
+  success_only_ = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal;
+  push_ = o.balance == BalanceMode::push;
+  same_node_peers_ = machine_.spec().ranks_per_node > 1;
+  const bool other_nodes = machine_.spec().nodes > 1;
+  const bool node_thieves = !push_ && same_node_peers_;
+  const bool machine_thieves = !push_ && !success_only_ && other_nodes;
+  one_sided_thieves_ = node_thieves || machine_thieves;
+  if (o.protocol == StealProtocolKind::sws) {  // offers of at most 2k keep every steal-half block within k
+    for (const auto& [present, level] : {std::pair{node_thieves, policy::Level::node},
+                                         std::pair{machine_thieves, policy::Level::machine}}) {
+      if (!present) continue;
+      const std::uint32_t k = chunk_.at(level);
+      if (k == ChunkSpec::kHalf) {
+        sws_offer_cap_ = 0;
+        break;
+      }
+      sws_offer_cap_ = std::max(sws_offer_cap_, 2 * k);
+    }
+  }
+  push_thresholds_ = {o.push.min_tasks, o.push.min_imbalance, o.push.min_ratio, o.push.share, o.push.max_tasks};
+  const int n = machine_.workers();
+  const int wpr = machine_.workers_per_rank();
+  workers_.reserve(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    Worker& w = workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_);
+    if (n > 1) {
+      w.victims = policy::make_victim_policy(o.victim, topology_, i);
+      w.success_only = dynamic_cast<policy::SuccessOnlyVictims*>(w.victims.get());
+    }
+  }
+  if (multi_rank_) {
+    procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
+    for (int r = 0; r < machine_.ranks(); ++r)
+      procs_.emplace_back(o.protocol, static_cast<std::uint32_t>(o.public_queue_slots));
+    if (success_only_ || push_) board_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
+  }
+}
+
+// ---------------------------------------------------------------- main loop
+
+template <class W>
+SimResult Engine<W>::run() {
+  const auto wall_start = std::chrono::steady_clock::now();
+  // The root task is queued on worker 0 (rank 0 runs Runtime::root); every
+  // other worker starts searching at time 0.
+  Worker& first = workers_[0];
+  first.deque.push(wl_.root());
+  outstanding_ = 1;
+  schedule(first, Step::busy, 0.0);
+  busy_min_ = 0.0;
+  for (std::size_t i = 1; i < workers_.size(); ++i) go_idle(workers_[i]);
+
+  while (outstanding_ > 0) {
+    // T: the earliest thing pending; H: nothing sent from T on arrives sooner.
+    double t_min = busy_min_;
+    if (!heap_.empty()) t_min = std::min(t_min, heap_.top().time);
+    if (!messages_.empty()) t_min = std::min(t_min, messages_.top().time);
+    if (t_min == std::numeric_limits<double>::infinity())
+      throw std::logic_error("simulator: nothing left to do with " + std::to_string(outstanding_) +
+                             " tasks outstanding");
+    // Progress guard: no task may wait forever (a livelock of the modelled
+    // runtime would otherwise run the simulator forever).
+    if (t_min - last_begin_ > stall_limit_ns_)
+      throw std::runtime_error("simulator: no task started for " + std::to_string((t_min - last_begin_) * 1e-9) +
+                               " simulated s with " + std::to_string(outstanding_) +
+                               " outstanding: the modelled scheduler livelocks");
+    const double horizon = t_min + lookahead_;
+    // (1) Every event before the horizon, in time order.
+    for (;;) {
+      const bool have_event = !heap_.empty() && heap_.top().time < horizon;
+      const bool have_message = !messages_.empty() && messages_.top().time < horizon;
+      if (!have_event && !have_message) break;
+      ++result_.events;
+      if (have_message && (!have_event || messages_.top().time <= heap_.top().time)) {
+        Message m = messages_.top();
+        messages_.pop();
+        deliver(m);
+        continue;
+      }
+      const EventKey key = heap_.top();
+      Worker& w = workers_[key.id];
+      switch (w.step) {
+        case Step::attempt: start_attempt(w, key.time); break;
+        case Step::thread_claim: apply_thread_claim(w, key.time); break;
+        case Step::remote_op: apply_remote_op(w, key.time); break;
+        case Step::receive: receive(w, key.time); break;
+        case Step::poll_round: poll_round(w, key.time); break;
+        case Step::busy:
+        case Step::idle: throw std::logic_error("simulator: a busy or finished worker has an event");
+      }
+      if (outstanding_ == 0) break;
+    }
+    // (2) Every busy worker up to the horizon.
+    busy_min_ = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < busy_.size() && outstanding_ > 0;) {
+      Worker& w = workers_[static_cast<std::size_t>(busy_[i])];
+      if (w.clock < horizon) {
+        ++result_.events;
+        run_busy(w, horizon);
+      }
+      if (w.step != Step::busy) continue;  // it went idle: busy_[i] is another worker now
+      busy_min_ = std::min(busy_min_, w.clock);
+      ++i;
+    }
+  }
+
+  // Statistics: a worker's time after its last task until the makespan is search.
+  result_.time_s = makespan_ * 1e-9;
+  for (Worker& w : workers_) {
+    const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
+    w.search_ns += std::max(0.0, makespan_ - idle_from);
+    result_.tasks += w.executed;
+    result_.inlined += w.inlined;
+    result_.queued += w.queued_spawns;
+    result_.work_s += w.work_ns * 1e-9;
+    result_.search_s += w.search_ns * 1e-9;
+    result_.steal_s += w.steal_ns * 1e-9;
+    result_.max_queue = std::max(result_.max_queue, w.max_queue);
+  }
+  result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return result_;
+}
+
+// ---------------------------------------------------------------- busy path
+
+template <class W>
+void Engine<W>::run_busy(Worker& w, double bound) {
+  while (w.clock < bound) {
+    if (w.stack.empty()) {
+      Task t;
+      if (!w.deque.pop(t)) {
+        go_idle(w);
+        return;
+      }
+      begin(w, t, true);
+      continue;
+    }
+    Frame& f = w.stack.back();
+    Task child;
+    if (wl_.next(f.cursor, child)) {
+      spawn(w, child);
+      continue;
+    }
+    if constexpr (W::kJoins) {
+      // The task's wait(): run its own queued children first, nested (LIFO).
+      if (w.deque.head() > f.start_head && w.deque.size() > 0) {
+        Task t;
+        w.deque.pop(t);
+        begin(w, t, true);
+        continue;
+      }
+    }
+    if (f.queued) --w.depth;
+    w.stack.pop_back();
+    if (--outstanding_ == 0) return;
+  }
+}
+
+template <class W>
+void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
+  Work work;
+  Cursor cursor = wl_.open(t, work);
+  const double cost = (queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
+                      static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns;
+  ++w.executed;
+  last_begin_ = std::max(last_begin_, w.clock);
+  stall_limit_ns_ = std::max(stall_limit_ns_, 100 * cost);
+  w.clock += cost;
+  w.work_ns += cost;
+  if (w.clock > makespan_) makespan_ = w.clock;
+  if (queued) {
+    // A pop frees a queue slot: the runtime re-asks the policy (grant(0)).
+    if (cfg_.options.policy == SpawnPolicy::bounded) w.credits = 0;
+  } else {
+    ++w.inlined;
+  }
+  if (W::empty(cursor)) {
+    --outstanding_;  // the task is done
+  } else {
+    w.stack.push_back({cursor, w.deque.head(), queued});  // outstanding: the task became a frame
+    if (queued) ++w.depth;
+  }
+  if (queued && multi_rank_ && --w.poll_countdown <= 0) poll(w);
+}
+
+template <class W>
+void Engine<W>::spawn(Worker& w, const Task& child) {
+  ++outstanding_;
+  // The inline fast path of heist::spawn (include/heist/heist.hpp).
+  if (w.credits > 0 && !w.work_wanted) {
+    --w.credits;
+    begin(w, child, false);
+    return;
+  }
+  // Worker::decide_defer: between processes the slow path polls at least
+  // every poll_period_us and paces its inline credits to that period.
+  if (multi_rank_ && w.clock - w.last_poll >= poll_period_ns_) poll(w);
+  policy::SpawnFacts facts;
+  facts.queued = w.deque.size();
+  facts.held = facts.queued + static_cast<std::size_t>(w.depth);
+  facts.public_tasks = w.deque.public_size();
+  facts.inline_frames = static_cast<unsigned>(w.stack.size());
+  if (w.work_wanted) {
+    w.work_wanted = false;
+    facts.thief_asked = true;
+  }
+  const policy::SpawnAction action = w.decider.decide(facts);
+  if (action == policy::SpawnAction::run_inline) {
+    w.credits = w.decider.inline_credits();
+    if (multi_rank_) {  // Worker::paced_credits
+      const double since = w.clock - w.last_grant;
+      w.last_grant = w.clock;
+      if (since > poll_period_ns_) w.credit_pace = std::max<std::int64_t>(1, w.credit_pace / 2);
+      else if (since < poll_period_ns_ / 2 && w.credit_pace < w.credits) w.credit_pace *= 2;
+      w.credits = std::min(w.credits, w.credit_pace);
+    }
+    begin(w, child, false);
+    return;
+  }
+  if (w.deque.full()) {  // the runtime's begin_push at the deque's maximum: run it now
+    begin(w, child, false);
+    return;
+  }
+  w.deque.push(child);
+  if (action == policy::SpawnAction::queue_public) w.deque.release();
+  ++w.queued_spawns;
+  w.max_queue = std::max<std::uint64_t>(w.max_queue, w.deque.size());
+  if (w.remote_asked) {  // a thief of another rank waits for this task
+    w.remote_asked = false;
+    poll(w);
+  }
+}
+
+template <class W>
+void Engine<W>::go_idle(Worker& w) {
+  w.search_since = w.clock;
+  w.backoff_round = 0;  // a new help loop: a fresh Backoff
+  if (outstanding_ == 0 || !w.victims) {  // the run is over, or no victim exists
+    schedule(w, Step::idle, w.clock);
+    return;
+  }
+  start_attempt(w, w.clock);
+}
+
+}  // namespace heist::sim
+
+#include "sim/engine_mailbox.hpp"
+#include "sim/engine_search.hpp"
+#include "sim/engine_window.hpp"

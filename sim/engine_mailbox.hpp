@@ -1,0 +1,186 @@
+// Engine<W>, what moves between processes besides one-sided steals, as the
+// runtime does it (src/dist/distributor_locality.cpp, task_mailbox.hpp):
+//  * boards: each node's first rank holds every rank's published load;
+//    publishing writes (and flushes) it on every node's board, reading one's
+//    own node's board is one round trip;
+//  * success-only (seed 003): a thief whose walk inside its node is done reads
+//    its board, asks SuccessOnlyVictims::next_rank for a rank of another node
+//    that advertises work and has no request of this process queued, and
+//    posts a request there (one round trip); the victim serves one request
+//    per requesting rank at each poll, sending chunk(level) of its polling
+//    worker's queued tasks through the thief process's mailbox, and never
+//    declines: with nothing queued it asks its next spawn to queue;
+//  * push (Chameleon, seed 004): every --push-interval-us a polling worker
+//    publishes its process's load, reads the board, plans with plan_push and
+//    sends its share to the paired ranks' mailboxes;
+//  * the mailbox: a batch costs its sender four round trips (ticket
+//    fetch-and-add, room check, put of the slots, the batch's seq word) and
+//    is drained by the receiving process's next poll.
+// Included by sim/engine.hpp.
+#pragma once
+
+namespace heist::sim {
+
+template <class W>
+std::uint32_t Engine<W>::process_load(int rank) const {
+  std::uint64_t load = 0;
+  const int first = machine_.first_worker(rank);
+  for (int i = first; i < first + machine_.workers_per_rank(); ++i) load += workers_[static_cast<std::size_t>(i)].load;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(load, 0xFFFFFFFFu));
+}
+
+template <class W>
+void Engine<W>::publish_load(Worker& w, Process& proc, std::uint32_t load) {
+  const int per_node = machine_.spec().ranks_per_node;
+  double cost = 0;
+  for (int node = 0; node < machine_.spec().nodes; ++node) cost += latency_to_rank(w.id, node * per_node);
+  result_.messages.blocking += static_cast<std::uint64_t>(machine_.spec().nodes);
+  w.clock += cost;
+  if (w.step == Step::busy) w.work_ns += cost;
+  board_[static_cast<std::size_t>(w.rank)] = load;
+  proc.published = load;
+}
+
+template <class W>
+void Engine<W>::request_across(Worker& w, double t) {
+  Process& proc = procs_[static_cast<std::size_t>(w.rank)];
+  const bool sequential = cfg_.options.remote_steal == RemoteStealMode::sequential;
+  if (sequential && proc.remote_busy) return;  // another worker of this process is at it
+  // Read this node's board (one round trip), skip ranks already asked.
+  const int host = machine_.rank_of(machine_.node_of(w.id) * machine_.spec().cores_per_node());
+  const double read = latency_to_rank(w.id, host);
+  ++result_.messages.blocking;
+  ++result_.board_reads;
+  advertised_ = board_;
+  for (int r : proc.requested) advertised_[static_cast<std::size_t>(r)] = 0;
+  const std::optional<int> victim = w.success_only->next_rank(w.remote_rng, advertised_);
+  w.clock = t + read;
+  if (!victim) return;
+  // Post the request: two accumulates and a flush at the victim.
+  proc.requested.push_back(*victim);
+  const double to_victim = latency_to_rank(w.id, *victim);
+  post(w.clock + to_victim / 2, *victim, w.rank, -1);
+  w.clock += to_victim;
+  ++result_.messages.blocking;
+  ++result_.requests;
+  ++counts(policy::Level::machine, true).attempts;
+}
+
+// One request per requesting rank, from the polling worker's deque.
+// Departure from Distributor::serve_requests: a worker that is searching
+// keeps one of its tasks. The runtime serves from all of them, and then the
+// tasks an idle process's own request just brought are passed on to the next
+// requester before anyone runs them: at the end of a run, with every rank
+// idle and asking, the last tasks travel from rank to rank forever (the
+// simulator found this livelock; docs/simulator.md).
+template <class W>
+void Engine<W>::serve_requests(Worker& w, Process& proc) {
+  for (auto it = proc.pending.begin(); it != proc.pending.end();) {
+    const int thief_rank = it->first;
+    const std::uint64_t keep = w.step == Step::busy ? 0 : 1;
+    const std::uint64_t spare = w.deque.size() > keep ? w.deque.size() - keep : 0;
+    const auto queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(spare, 0xFFFFFFFFu));
+    const std::uint32_t n = std::min(chunk_.take(queued, level_of(thief_rank, w.rank)),
+                                     static_cast<std::uint32_t>(cfg_.options.mailbox_slots / 2));
+    if (n == 0 || !send_tasks(w, thief_rank, true, n)) {  // nothing to give: queue the next spawn
+      w.remote_asked = true;
+      w.work_wanted = true;
+      return;
+    }
+    ++result_.requests_served;
+    it = --it->second == 0 ? proc.pending.erase(it) : std::next(it);
+  }
+}
+
+template <class W>
+void Engine<W>::push_step(Worker& w, Process& proc) {
+  if (w.clock < proc.next_push) return;
+  proc.next_push = w.clock + cfg_.options.push.interval_us * 1000.0;
+  const std::uint32_t load = process_load(w.rank);
+  if (load != proc.published) publish_load(w, proc, load);
+  const int host = machine_.rank_of(machine_.node_of(w.id) * machine_.spec().cores_per_node());
+  w.clock += latency_to_rank(w.id, host);  // read the board
+  ++result_.messages.blocking;
+  ++result_.board_reads;
+  std::vector<policy::RankLoad> loads;
+  loads.reserve(board_.size());
+  for (int r = 0; r < machine_.ranks(); ++r)
+    loads.push_back({r, r == w.rank ? load : board_[static_cast<std::size_t>(r)]});
+  for (const policy::PushTransfer& t : policy::plan_push(loads, push_thresholds_)) {
+    if (t.from != w.rank) continue;
+    const std::uint32_t n = std::min({t.tasks, static_cast<std::uint32_t>(std::min<std::uint64_t>(w.deque.size(), 0xFFFFFFFFu)),
+                                      static_cast<std::uint32_t>(cfg_.options.mailbox_slots / 2)});
+    if (n > 0 && send_tasks(w, t.to, false, n)) ++result_.pushes;
+  }
+}
+
+// TaskMailbox::send: ticket, room check, put of the slots, seq word.
+template <class W>
+bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) {
+  int index;
+  if (free_mails_.empty()) {
+    index = static_cast<int>(mails_.size());
+    mails_.emplace_back();
+  } else {
+    index = free_mails_.back();
+    free_mails_.pop_back();
+  }
+  Mail& mail = mails_[static_cast<std::size_t>(index)];
+  mail.from = w.rank;
+  mail.answer = answer;
+  mail.tasks.clear();
+  const std::uint32_t moved = w.deque.take_oldest(n, mail.tasks);
+  if (moved == 0) {
+    free_mails_.push_back(index);
+    return false;
+  }
+  const double rtt = latency_to_rank(w.id, target);
+  const double bytes = machine_.transfer_ns(machine_.hop_to_rank(w.id, target), std::size_t{moved} * slot_bytes_);
+  post(w.clock + 3.5 * rtt + bytes, target, w.rank, index);  // the seq word lands: the batch is whole
+  const double cost = 4 * rtt + bytes;
+  w.clock += cost;
+  if (w.step == Step::busy) w.work_ns += cost;
+  result_.messages.blocking += 4;
+  result_.messages.bytes += std::uint64_t{moved} * slot_bytes_;
+  (answer ? result_.tasks_served : result_.tasks_pushed) += moved;
+  return true;
+}
+
+template <class W>
+void Engine<W>::drain_mailbox(Worker& w, Process& proc) {
+  OwnerOps ops;
+  ++ops.blocking;  // the seq word of the next batch
+  while (!proc.mailbox.empty()) {
+    Mail& mail = proc.mailbox.front();
+    ops.blocking += 2;  // the batch's get, the next seq word
+    ops.bytes += mail.tasks.size() * slot_bytes_;
+    for (const Task& task : mail.tasks) w.deque.push(task);
+    if (mail.answer) {  // the answer to this process's request at `from`: a successful steal
+      std::erase(proc.requested, mail.from);
+      StealCounts& c = counts(level_of(mail.from, w.rank), true);
+      ++c.steals;
+      c.tasks += mail.tasks.size();
+    }
+    proc.mailbox.pop_front();
+  }
+  charge(w, ops);
+}
+
+// A message lands at its rank.
+template <class W>
+void Engine<W>::deliver(Message& m) {
+  advance_rank(m.rank, m.time);
+  Process& proc = procs_[static_cast<std::size_t>(m.rank)];
+  if (auto* sws = std::get_if<dist::SwsSteal>(&m.what)) {
+    dist::sws_apply(*sws, proc.window.stealval, proc.window.completed);
+  } else if (auto* sdc = std::get_if<dist::SdcSteal>(&m.what)) {
+    dist::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
+  } else if (const int index = std::get<int>(m.what); index < 0) {
+    ++proc.pending[m.from];  // a success-only request
+  } else {
+    proc.mailbox.push_back(std::move(mails_[static_cast<std::size_t>(index)]));
+    free_mails_.push_back(index);
+  }
+}
+
+}  // namespace heist::sim

@@ -1,0 +1,282 @@
+// Engine<W>, thief side: an idle worker's search, following Worker::help_until
+// and Worker::try_steal (src/sched/worker.cpp). Each iteration asks the
+// worker's VictimPolicy for a place: a place of its own process is a claim on
+// that worker's deque (SplitDeque::steal_into); a place of another process a
+// one-sided steal from that rank's window with the runtime's SWS or SDC thief
+// state machine, one communication per event (Distributor::steal); under
+// success-only, once the walk inside the node is done, a request to a rank of
+// another node (engine_mailbox.hpp). After every max(1, workers - 1) failed
+// iterations the worker polls its process (mailbox, releases) and takes back
+// the process's unclaimed offer (Distributor::reclaim); then it backs off.
+// Included by sim/engine.hpp.
+#pragma once
+
+namespace heist::sim {
+
+// One iteration of the search, starting at time t (Worker::try_steal).
+template <class W>
+void Engine<W>::start_attempt(Worker& w, double t) {
+  w.clock = t;
+  w.attempt_start = t;
+  if (w.pending_choice) {  // drawn by pause()
+    w.pending_choice = false;
+  } else {
+    if (w.success_only != nullptr && w.success_only->inter_node_due()) {
+      if (multi_rank_) {  // a request across nodes; the answer arrives through a poll
+        request_across(w, t);
+        attempt_failed(w, w.clock);
+        return;
+      }
+      if (!w.success_only->has_inside_node()) {
+        attempt_failed(w, t);
+        return;
+      }
+    }
+    w.choice = w.victims->next(w.rng);
+  }
+  const int rank = machine_.rank_of(w.choice.place);
+  if (rank == w.rank) {
+    launch_thread_claim(w, t);
+    return;
+  }
+  // Another process (Distributor::steal): with --remote-steal sequential one
+  // worker of a process at a time; the others' iteration is not an attempt.
+  Process& proc = procs_[static_cast<std::size_t>(w.rank)];
+  if (cfg_.options.remote_steal == RemoteStealMode::sequential) {
+    if (proc.remote_busy) {
+      attempt_failed(w, t);
+      return;
+    }
+    proc.remote_busy = w.holds_token = true;
+  }
+  w.target = rank;
+  w.hop = machine_.hop_to_rank(w.id, rank);
+  w.incoming.clear();
+  ++counts(w.choice.level, true).attempts;
+  if (cfg_.options.protocol == StealProtocolKind::sws) {
+    w.sws.emplace(w.empty_targets.count(rank) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
+  } else {
+    w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
+    w.polls = 0;
+  }
+  issue_remote_op(w, t);
+}
+
+template <class W>
+void Engine<W>::launch_thread_claim(Worker& w, double start) {
+  w.attempt_start = start;
+  w.target = w.choice.place;
+  w.hop = machine_.hop(w.id, w.target);
+  ++counts(w.choice.level, false).attempts;
+  ++result_.messages.shm_ops;
+  schedule(w, Step::thread_claim, start + machine_.latency_ns(w.hop) / 2);
+}
+
+template <class W>
+void Engine<W>::apply_thread_claim(Worker& w, double t) {
+  Worker& v = workers_[static_cast<std::size_t>(w.target)];
+  advance(v, t);
+  w.incoming.clear();
+  const std::uint32_t k = v.deque.steal(
+      [&](std::uint32_t available) { return chunk_.take(available, w.choice.level); }, w.incoming);
+  // Nothing public left (we failed, or took the last): ask the victim to queue more.
+  if (v.deque.public_size() == 0) v.work_wanted = true;
+  const double back = t + machine_.latency_ns(w.hop) / 2;
+  StealCounts& c = counts(w.choice.level, false);
+  if (k == 0) {
+    ++c.failed;
+    w.victims->on_result(w.choice, 0);
+    attempt_failed(w, back);
+    return;
+  }
+  ++c.steals;
+  c.tasks += k;
+  schedule(w, Step::receive, back + machine_.transfer_ns(w.hop, std::size_t{k} * task_bytes_));
+}
+
+template <class W>
+void Engine<W>::issue_remote_op(Worker& w, double t) {
+  ++result_.messages.blocking;
+  schedule(w, Step::remote_op, t + machine_.latency_ns(w.hop) / 2);
+}
+
+template <class W>
+void Engine<W>::apply_remote_op(Worker& w, double t) {
+  advance_rank(w.target, t);
+  SimWindow<Task>& win = procs_[static_cast<std::size_t>(w.target)].window;
+  if (w.sws) apply_sws(w, win, t);
+  else apply_sdc(w, win, t);
+}
+
+template <class W>
+void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
+  dist::SwsSteal& s = *w.sws;
+  const dist::SwsSteal::Step step = s.step();
+  if (step == dist::SwsSteal::Step::copy) {  // the get reads the claimed block now
+    const dist::sws::Claim& c = s.claim();
+    for (std::uint32_t j = 0; j < c.block.count; ++j)
+      w.incoming.push_back(win.ring.read_slot(std::uint64_t{c.start} + c.block.offset + j, win.slots()));
+  }
+  dist::sws_apply(s, win.stealval, win.completed);
+  if (step == dist::SwsSteal::Step::fetch_add) {  // damping: the target's mode for the next attempt
+    if (s.mode() == dist::sws::TargetMode::empty) w.empty_targets.insert(w.target);
+    else w.empty_targets.erase(w.target);
+  }
+  const double back = t + machine_.latency_ns(w.hop) / 2;
+  switch (s.step()) {
+    case dist::SwsSteal::Step::fetch_add:  // the probe showed a block
+    case dist::SwsSteal::Step::copy:       // the fetch-and-add claimed one
+      issue_remote_op(w, back);
+      return;
+    case dist::SwsSteal::Step::complete: {
+      const std::uint32_t count = s.claim().block.count;
+      const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
+      StealCounts& c = counts(w.choice.level, true);
+      ++c.steals;
+      c.tasks += count;
+      result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
+      ++result_.messages.nonblocking;
+      post(reply + machine_.latency_ns(w.hop) / 2, w.target, w.rank, s);
+      w.sws.reset();
+      schedule(w, Step::receive, reply);
+      return;
+    }
+    default:  // aborted: nothing to take
+      w.sws.reset();
+      ++counts(w.choice.level, true).failed;
+      release_token(w);
+      w.victims->on_result(w.choice, 0);
+      attempt_failed(w, back);
+      return;
+  }
+}
+
+template <class W>
+void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
+  dist::SdcSteal& s = *w.sdc;
+  if (s.step() == dist::SdcSteal::Step::copy)  // the get reads the claimed tasks now
+    for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
+  dist::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
+    return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.choice.level);
+  });
+  const double back = t + machine_.latency_ns(w.hop) / 2;
+  switch (s.step()) {
+    case dist::SdcSteal::Step::poll:  // the lock is busy: look without it, within a budget
+      if (++w.polls > dist::kSdcLockPolls) break;
+      issue_remote_op(w, back);
+      return;
+    case dist::SdcSteal::Step::lock:
+    case dist::SdcSteal::Step::read_meta:
+    case dist::SdcSteal::Step::put_tail:
+    case dist::SdcSteal::Step::unlock:
+    case dist::SdcSteal::Step::copy:
+      issue_remote_op(w, back);
+      return;
+    case dist::SdcSteal::Step::complete: {
+      const std::uint64_t count = s.count();
+      const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
+      StealCounts& c = counts(w.choice.level, true);
+      ++c.steals;
+      c.tasks += count;
+      result_.messages.bytes += count * slot_bytes_;
+      ++result_.messages.nonblocking;
+      post(reply + machine_.latency_ns(w.hop) / 2, w.target, w.rank, s);
+      w.sdc.reset();
+      schedule(w, Step::receive, reply);
+      return;
+    }
+    default:
+      break;
+  }
+  w.sdc.reset();  // aborted: empty, or the lock stayed busy
+  ++counts(w.choice.level, true).failed;
+  release_token(w);
+  w.victims->on_result(w.choice, 0);
+  attempt_failed(w, back);
+}
+
+template <class W>
+void Engine<W>::release_token(Worker& w) {
+  if (!w.holds_token) return;
+  procs_[static_cast<std::size_t>(w.rank)].remote_busy = false;
+  w.holds_token = false;
+}
+
+// An iteration that took nothing ended at time t: after a round of them,
+// poll; otherwise back off (help_until).
+template <class W>
+void Engine<W>::attempt_failed(Worker& w, double t) {
+  if (multi_rank_ && ++w.local_failures >= std::max(1, machine_.workers_per_rank() - 1)) {
+    w.local_failures = 0;
+    schedule(w, Step::poll_round, t);
+    return;
+  }
+  pause(w, t);
+}
+
+template <class W>
+void Engine<W>::poll_round(Worker& w, double t) {
+  w.clock = t;
+  poll(w);
+  if (w.deque.size() > 0) {  // tasks arrived through the mailbox
+    become_busy(w, w.clock);
+    return;
+  }
+  const std::optional<std::uint32_t> taken = reclaim(w);
+  if (!taken) {  // SDC: a thief holds this queue's lock; the runtime spins on it
+    schedule(w, Step::poll_round, w.clock + machine_.latency_ns(Hop::self));
+    return;
+  }
+  if (*taken > 0) {
+    become_busy(w, w.clock);
+    return;
+  }
+  pause(w, w.clock);
+}
+
+// Back off, then the next iteration. When it will be a claim inside the
+// process, the victim is drawn now rather than when the attempt starts: each
+// worker has its own policy object and RNG, so the draws, and the run, are
+// the same — and a failed claim costs one event instead of two.
+template <class W>
+void Engine<W>::pause(Worker& w, double t) {
+  const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round, w.backoff_limits) : 0.0;
+  ++w.backoff_round;
+  const double start = t + delay;
+  if (w.success_only == nullptr || !w.success_only->inter_node_due()) {
+    const policy::VictimChoice next = w.victims->next(w.rng);
+    if (machine_.rank_of(next.place) == w.rank) {
+      w.choice = next;
+      launch_thread_claim(w, start);
+      return;
+    }
+    // Another process: the steal starts then (start_attempt uses this choice).
+    w.choice = next;
+    w.pending_choice = true;
+    schedule(w, Step::attempt, start);
+    return;
+  }
+  schedule(w, Step::attempt, start);
+}
+
+template <class W>
+void Engine<W>::receive(Worker& w, double t) {
+  const auto k = static_cast<std::uint32_t>(w.incoming.size());
+  for (const Task& task : w.incoming) w.deque.push(task, false);
+  if (w.deque.wanted()) w.deque.release();
+  w.incoming.clear();
+  release_token(w);
+  w.victims->on_result(w.choice, k);
+  w.steal_ns += t - w.attempt_start;
+  w.search_since += t - w.attempt_start;  // the steal itself is not search time
+  become_busy(w, t);
+}
+
+template <class W>
+void Engine<W>::become_busy(Worker& w, double t) {
+  w.search_ns += std::max(0.0, t - w.search_since);
+  w.backoff_round = 0;
+  schedule(w, Step::busy, t);
+}
+
+}  // namespace heist::sim

@@ -1,0 +1,26 @@
+// JSON of a simulation: the machine, the policies, the costs and the result
+// (the object `heist sim --json` prints; field names are fixed by issue 6:
+// time_s, result, speedup, efficiency, steals per level, messages).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/sim_config.hpp"
+
+namespace heist::sim {
+
+nlohmann::json machine_json(const MachineSpec& m);
+nlohmann::json costs_json(const TaskCosts& c);
+// Steals by distance: {"socket": {...}, "node": {...}, "network": {...}},
+// each with attempts/steals/failed/tasks, and in_process / between_processes.
+nlohmann::json steals_json(const SimResult& r);
+
+// The whole report; `one_worker` (the same workload and costs on one
+// worker) gives speedup and efficiency.
+nlohmann::json report_json(const std::string& app, const nlohmann::json& params, const SimConfig& config,
+                           const SimResult& result, const std::optional<SimResult>& one_worker);
+
+}  // namespace heist::sim

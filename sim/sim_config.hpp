@@ -1,0 +1,92 @@
+// What a simulation is told (SimConfig) and what it reports (SimResult).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "heist/options.hpp"
+#include "policy/topology.hpp"
+#include "sim/machine.hpp"
+
+namespace heist::sim {
+
+// Time of one task on a worker, calibrated from real single-worker runs
+// (`heist sim --calibrate`) or given: the runtime's per-task overhead with the
+// task's own work besides its children (a UTS node's SHA-1 hashing, a fib
+// call's addition), which depends on whether the task ran inline inside
+// spawn or went through the deque; plus, per node of the app's sequential
+// kernel run below a cutoff, `sequential_ns`.
+struct TaskCosts {
+  double inline_ns = 0;
+  double queued_ns = 0;
+  double sequential_ns = 0;
+  void validate() const;  // throws std::invalid_argument
+};
+
+// How an idle worker waits between failed steal attempts.
+enum class BackoffModel {
+  heist,  // the runtime's platform::Backoff: 6 spin rounds (1..32 pauses), 4 yields, sleeps 5..500 us
+  none,   // none: the next attempt starts when the last one ended (the seeds' UPC/OpenSHMEM thieves)
+};
+const char* to_string(BackoffModel) noexcept;
+
+struct SimConfig {
+  MachineSpec machine;
+  // The runtime options the simulated workers use — the same struct and
+  // defaults as a real run: spawn policy and its knobs, victim and chunk
+  // selection, protocol, balancing (steal or push), remote-steal mode, poll
+  // interval and period, queue and mailbox sizes, SWS damping, seed.
+  // (machine.ranks_per_node, not options.ranks_per_node, lays out the ranks.)
+  Options options;
+  TaskCosts costs;
+  BackoffModel backoff = BackoffModel::heist;
+};
+
+// Steal operations at one level of the Topology (the lowest level thief and
+// victim share), in-process (thread) and between processes (remote) apart.
+struct StealCounts {
+  std::uint64_t attempts = 0;
+  std::uint64_t steals = 0;  // attempts that took tasks
+  std::uint64_t failed = 0;  // attempts that found nothing (aborted included)
+  std::uint64_t tasks = 0;   // tasks taken
+  StealCounts& operator+=(const StealCounts& o) noexcept {
+    attempts += o.attempts;
+    steals += o.steals;
+    failed += o.failed;
+    tasks += o.tasks;
+    return *this;
+  }
+};
+
+struct Messages {
+  std::uint64_t blocking = 0;     // one-sided operations a thief or owner waited for (round trips)
+  std::uint64_t nonblocking = 0;  // completion notifications nobody waits for
+  std::uint64_t bytes = 0;        // task bytes moved between processes
+  std::uint64_t shm_ops = 0;      // in-process claim/probe operations on other workers' deques
+  std::uint64_t owner_ops = 0;    // blocking operations of processes on their own windows
+};
+
+struct SimResult {
+  double time_s = 0;       // simulated makespan: the last task's end
+  std::uint64_t tasks = 0; // tasks executed (= created: exactly once)
+  std::uint64_t inlined = 0;
+  std::uint64_t queued = 0;
+  std::array<StealCounts, policy::kLevels> thread_steals{};  // by policy::Level
+  std::array<StealCounts, policy::kLevels> remote_steals{};
+  // Between processes besides one-sided steals: board reads, success-only
+  // requests posted and served (never declined), pushes, tasks moved by each.
+  std::uint64_t board_reads = 0, requests = 0, requests_served = 0, pushes = 0;
+  std::uint64_t tasks_served = 0, tasks_pushed = 0;
+  Messages messages;
+  std::uint64_t releases = 0;         // tasks offered to process windows
+  std::uint64_t public_acquires = 0;  // offered tasks their own process took back
+  double work_s = 0;    // summed over workers: executing tasks (owner-side window operations included)
+  double search_s = 0;  // failed attempts and back-off (until the makespan)
+  double steal_s = 0;   // successful steal operations
+  std::uint64_t events = 0;      // simulator events processed
+  std::uint64_t max_queue = 0;   // largest deque length of any worker
+  double wall_s = 0;             // wall-clock time the simulation took
+};
+
+}  // namespace heist::sim

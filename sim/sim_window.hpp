@@ -1,0 +1,155 @@
+// SimWindow: one simulated process's public task queue — the MPI window of
+// the runtime (src/dist/) as plain words — driven by the runtime's own pure
+// protocol state machines: SwsOwnerState / SwsSteal / sws_apply
+// (src/dist/completion_epochs.hpp, sws_stealval.hpp) and SdcOwnerState /
+// SdcSteal / sdc_apply (src/dist/sdc_queue_state.hpp). The owner-side
+// operations below follow SwsQueue and SdcQueue (src/dist/sws_queue.cpp,
+// sdc_queue.cpp) call for call, counting the blocking operations each does on
+// its own window so the engine can charge latency(self) for them; the thief
+// side is the engine's (one event per communication).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "dist/completion_epochs.hpp"
+#include "dist/sdc_queue_state.hpp"
+#include "heist/options.hpp"
+#include "sim/logical_ring.hpp"
+
+namespace heist::sim {
+
+// Blocking operations and bytes an owner-side call performed on its own window.
+struct OwnerOps {
+  int blocking = 0;
+  std::uint64_t bytes = 0;
+};
+
+template <class Task>
+class SimWindow {
+ public:
+  SimWindow(StealProtocolKind kind, std::uint32_t ring_slots) : kind_(kind), slots_(ring_slots) {
+    if (kind_ == StealProtocolKind::sws) sws_.emplace(ring_slots);
+    else sdc_.emplace(ring_slots);
+  }
+
+  StealProtocolKind kind() const noexcept { return kind_; }
+  std::uint32_t slots() const noexcept { return slots_; }
+
+  // ---- owner side (SwsQueue / SdcQueue) ----
+  // Is the public queue empty or exhausted, so that a release may refill it?
+  bool dry(OwnerOps& ops) {
+    if (sws_) {
+      if (sws_->awaiting()) {
+        ++ops.blocking;
+        sws_->progress(completed[0], completed[1]);
+        sync_ring();
+      }
+      ++ops.blocking;
+      sws_->observe(stealval);
+      const dist::sws::Stealval v = dist::sws::unpack(stealval);
+      asked_ = v.enabled() ? v.attempts > dist::sws::max_steals(v.offered) : v.attempts > 0;
+      return sws_->exhausted() || sws_->disabled();
+    }
+    ops.blocking += 2;  // itail, then tail
+    const std::uint64_t itail = sdc.itail;
+    tail_seen_ = sdc.tail;
+    ring.forget_below(sdc_->progress(itail, tail_seen_));
+    const bool empty = tail_seen_ == sdc_->split();
+    asked_ = empty;
+    return empty;
+  }
+  bool asked() const noexcept { return asked_; }
+  bool offering() const noexcept {
+    return sws_ ? sws_->live() && !sws_->exhausted() : sdc_->split() > tail_seen_;
+  }
+  std::uint32_t room() const noexcept {
+    if (sws_) {
+      if (!sws_->exhausted() && !sws_->disabled()) return 0;
+      const std::uint64_t free_slots = sws_->ring_tail() + sws_->ring_slots() - sws_->split();
+      return static_cast<std::uint32_t>(
+          std::min<std::uint64_t>({free_slots, dist::sws::kMaxOffered, sws_->ring_slots()}));
+    }
+    return static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(sdc_->vtail() + slots_ - sdc_->head(), std::uint64_t{1} << 20));
+  }
+  // Offers `tasks`; tasks the protocol hands straight back go to `returned`.
+  void release(const std::vector<Task>& tasks, std::vector<Task>& returned, OwnerOps& ops, std::size_t task_bytes) {
+    const auto n = static_cast<std::uint32_t>(tasks.size());
+    ops.bytes += std::uint64_t{n} * task_bytes;
+    if (sws_) {
+      const std::uint64_t first = sws_->split();
+      for (std::uint32_t i = 0; i < n; ++i) ring.write(first + i, tasks[i]);
+      const std::uint64_t addend = sws_->release_addend(n);
+      const std::uint64_t fetched = stealval;
+      stealval += addend;
+      ops.blocking += 2;  // flush of the puts, fetch-and-add
+      const dist::TaskRange skipped = sws_->on_released(fetched);
+      for (std::uint64_t i = skipped.begin; i < skipped.end; ++i) returned.push_back(ring.read(i));
+      sync_ring();
+      return;
+    }
+    for (std::uint32_t i = 0; i < n; ++i) ring.write(sdc_->push(), tasks[i]);
+    sdc_->publish_all(tail_seen_);
+    sdc.split = sdc_->split();
+    ops.blocking += 2;  // flush of the puts; replace of split and its flush
+  }
+  // Takes back offered tasks that nobody claimed. nullopt: SDC's lock is held
+  // by a thief (the runtime spins on it; the engine retries).
+  std::optional<std::uint32_t> acquire(std::vector<Task>& out, OwnerOps& ops) {
+    if (sws_) {
+      if (!sws_->live()) return 0;
+      const std::uint64_t addend = sws_->disable_addend();
+      const std::uint64_t fetched = stealval;
+      stealval += addend;
+      ++ops.blocking;
+      const dist::AcquireResult r = sws_->on_disabled(fetched);
+      for (std::uint64_t i = r.reclaimed.begin; i < r.reclaimed.end; ++i) out.push_back(ring.read(i));
+      sync_ring();
+      return static_cast<std::uint32_t>(r.reclaimed.size());
+    }
+    if (!offering()) return 0;
+    ++ops.blocking;
+    if (sdc.lock != 0) return std::nullopt;
+    sdc.lock = kOwnerLockId;
+    tail_seen_ = sdc.tail;
+    const std::uint64_t n = sdc_->acquire(tail_seen_);
+    if (n > 0) {
+      sdc.split = sdc_->split();
+      ++ops.blocking;
+    }
+    sdc.lock = 0;
+    ops.blocking += 2;  // read of tail, unlock
+    for (std::uint64_t k = 0; k < n; ++k) {
+      std::uint64_t index = 0;
+      sdc_->pop(index);
+      out.push_back(ring.read(index));
+    }
+    return static_cast<std::uint32_t>(n);
+  }
+
+  // ---- the window's words, which thieves' operations read and change ----
+  std::uint64_t stealval = 0;                          // SWS
+  std::uint64_t completed[dist::sws::kEpochs] = {0, 0};  // SWS completion arrays (cumulative)
+  dist::SdcWindowWords sdc;                            // SDC
+  LogicalRing<Task> ring;                              // task slots by logical index
+
+  // SDC lock holder ids: thieves use worker + 1; the owner this.
+  static constexpr std::uint64_t kOwnerLockId = std::uint64_t{1} << 40;
+
+ private:
+  // SWS: keep the stored live range starting at the owner's ring tail, so a
+  // thief's ring slot maps to one logical index (LogicalRing::read_slot).
+  void sync_ring() { ring.forget_below(sws_->ring_tail()); }
+
+  StealProtocolKind kind_;
+  std::uint32_t slots_;
+  std::optional<dist::SwsOwnerState> sws_;
+  std::optional<dist::SdcOwnerState> sdc_;
+  bool asked_ = false;
+  std::uint64_t tail_seen_ = 0;  // SDC: the tail the owner last read
+};
+
+}  // namespace heist::sim

@@ -1,0 +1,41 @@
+// The simulator's entry points: build a workload from an app's name and its
+// parameters (the JSON `heist bench <app>` reports as "params"), and run it.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/sim_config.hpp"
+#include "sim/workloads.hpp"
+
+namespace heist::sim {
+
+using AnyWorkload = std::variant<FibWorkload, NqueensWorkload, UtsWorkload, BpcWorkload>;
+
+// Apps the simulator can generate: fib, nqueens, uts, bpc.
+bool simulates(const std::string& app) noexcept;
+
+// Throws std::invalid_argument for an app it cannot simulate or parameters
+// it cannot honour (say which).
+AnyWorkload make_workload(const std::string& app, const nlohmann::json& params);
+
+// Runs one simulation. Deterministic: the same workload and config (seed
+// included) give the same result, bit for bit.
+SimResult simulate(const AnyWorkload& workload, const SimConfig& config);
+
+// Totals of the task tree, walked sequentially (calibration).
+struct TreeTotals {
+  std::uint64_t tasks = 0;
+  std::uint64_t sequential_nodes = 0;  // sequential kernel nodes run inside tasks (below a cutoff)
+  double busy_ns = 0;                  // fixed busy time of all tasks (BPC)
+};
+TreeTotals tree_totals(const AnyWorkload& workload);
+
+// Nodes of the app's sequential kernel in the whole computation (fib calls,
+// nqueens placements; 0 when the app has no sequential kernel distinct from
+// its tasks): the denominator of TaskCosts::sequential_ns in calibration.
+std::uint64_t sequential_nodes_total(const AnyWorkload& workload);
+
+}  // namespace heist::sim

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Runs `heist sim ... --json` and checks its contract (docs/simulator.md):
+the last stdout line is one JSON object with the fields issue 6 names, the
+task count is the one expected, and the steal counters add up.
+
+  check_sim_json.py [--expect-result N] [--expect-workers W] -- CMD...
+"""
+import json
+import subprocess
+import sys
+
+REQUIRED = ["app", "params", "machine", "workers", "ranks", "policy", "costs", "time_s", "result", "t1_s",
+            "speedup", "efficiency", "steals", "steal_totals", "messages", "time_breakdown_s", "simulator"]
+LEVELS = ["cache", "numa", "socket", "process", "node", "machine"]
+
+
+def fail(msg):
+    sys.exit(f"check_sim_json: {msg}")
+
+
+def main():
+    args = sys.argv[1:]
+    split = args.index("--")
+    opts, cmd = args[:split], args[split + 1:]
+    expect = dict(zip(opts[::2], opts[1::2]))
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"exit {out.returncode}: {out.stderr}")
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    for key in REQUIRED:
+        if key not in report:
+            fail(f"missing field {key}")
+    if "--expect-result" in expect and report["result"] != int(expect["--expect-result"]):
+        fail(f"result {report['result']} != {expect['--expect-result']}")
+    if "--expect-workers" in expect and report["workers"] != int(expect["--expect-workers"]):
+        fail(f"workers {report['workers']} != {expect['--expect-workers']}")
+    if not (report["time_s"] > 0 and report["t1_s"] > 0):
+        fail(f"time_s {report['time_s']}, one worker's {report['t1_s']}: not positive")
+    if report["t1_s"] > report["time_s"] * report["workers"] * 1.001 + 1e-12:
+        fail(f"faster than perfect speedup: {report['t1_s']} on one worker, {report['time_s']} on {report['workers']}")
+    if abs(report["efficiency"] - report["speedup"] / report["workers"]) > 1e-9:
+        fail("efficiency != speedup / workers")
+    total = {"attempts": 0, "steals": 0, "failed": 0, "tasks": 0}
+    for level in LEVELS:
+        counts = report["steals"][level]
+        for key in total:
+            total[key] += counts[key]
+            if counts[key] != counts["in_process"][key] + counts["between_processes"][key]:
+                fail(f"steals.{level}.{key} is not in_process + between_processes")
+    if total != report["steal_totals"]:
+        fail("steal_totals is not the sum over the levels")
+    if total["steals"] + total["failed"] > total["attempts"] or total["attempts"] - total["steals"] - total["failed"] > report["workers"]:
+        fail("attempts, steals and failed do not add up (at most one attempt per worker in flight at the end)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+// The simulator (sim/): exactly-once over the real generators (UTS node
+// counts against the published reference and the sequential traversal, fib
+// and nqueens task counts), determinism (same seed, same run bit for bit),
+// and the machine model's distances and validation.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "heist_test.hpp"
+#include "sim/machine.hpp"
+#include "sim/sim_deque.hpp"
+#include "sim/simulate.hpp"
+#include "uts/uts_seq.hpp"
+
+namespace {
+
+using heist::sim::AnyWorkload;
+using heist::sim::Hop;
+using heist::sim::MachineSpec;
+using heist::sim::SimConfig;
+using heist::sim::SimResult;
+
+SimConfig config(int cores, int sockets, int nodes, int ranks_per_node, heist::StealProtocolKind protocol,
+                 heist::SpawnPolicy policy = heist::SpawnPolicy::bounded) {
+  SimConfig c;
+  c.machine.cores_per_socket = cores;
+  c.machine.sockets = sockets;
+  c.machine.nodes = nodes;
+  c.machine.ranks_per_node = ranks_per_node;
+  c.options.protocol = protocol;
+  c.options.policy = policy;
+  c.costs = {60.0, 90.0, 2.0};
+  c.backoff = heist::sim::BackoffModel::none;
+  return c;
+}
+
+AnyWorkload uts_tree(const std::string& args) {
+  return heist::sim::make_workload("uts", {{"tree", args}, {"uts", args}});
+}
+
+// A T1-shaped tree small enough for sanitizer builds (-d 7 instead of 10).
+const char* const kSmallGeo = "-t 1 -a 3 -d 7 -b 4 -r 19";
+const char* const kSmallBin = "-t 0 -b 100 -q 0.124875 -m 8 -r 3";  // 58,301 nodes, depth 208
+
+struct Shape {
+  const char* name;
+  int cores, sockets, nodes, ranks_per_node;
+  heist::StealProtocolKind protocol;
+  heist::SpawnPolicy policy;
+  heist::VictimSpec::Kind victim;
+  heist::BalanceMode balance = heist::BalanceMode::steal;
+  heist::RemoteStealMode remote_steal = heist::RemoteStealMode::parallel;
+};
+
+using Kind = heist::VictimSpec::Kind;
+using heist::StealProtocolKind;
+using heist::SpawnPolicy;
+const Shape kShapes[] = {
+    {"1 worker", 1, 1, 1, 1, StealProtocolKind::sws, SpawnPolicy::bounded, Kind::hvs},
+    {"threads", 4, 2, 1, 1, StealProtocolKind::sws, SpawnPolicy::bounded, Kind::random},
+    {"threads help-first", 3, 2, 1, 1, StealProtocolKind::sws, SpawnPolicy::help_first, Kind::hvs},
+    {"ranks x 1 SWS", 2, 2, 2, 4, StealProtocolKind::sws, SpawnPolicy::help_first, Kind::random},
+    {"ranks x 1 SDC", 2, 2, 2, 4, StealProtocolKind::sdc, SpawnPolicy::help_first, Kind::hvs},
+    {"nodes x threads SWS", 4, 2, 3, 1, StealProtocolKind::sws, SpawnPolicy::bounded, Kind::hvs},
+    {"nodes x threads SDC", 4, 2, 3, 2, StealProtocolKind::sdc, SpawnPolicy::slaw, Kind::random},
+    {"success-only SWS", 2, 2, 3, 2, StealProtocolKind::sws, SpawnPolicy::help_first, Kind::success_only},
+    {"success-only SDC", 1, 1, 4, 1, StealProtocolKind::sdc, SpawnPolicy::bounded, Kind::success_only},
+    {"push", 2, 2, 3, 2, StealProtocolKind::sws, SpawnPolicy::help_first, Kind::hvs, heist::BalanceMode::push},
+    {"sequential remote steals", 4, 1, 3, 1, StealProtocolKind::sdc, SpawnPolicy::bounded, Kind::random,
+     heist::BalanceMode::steal, heist::RemoteStealMode::sequential},
+};
+
+SimConfig config(const Shape& s) {
+  SimConfig c = config(s.cores, s.sockets, s.nodes, s.ranks_per_node, s.protocol, s.policy);
+  c.options.victim.kind = s.victim;
+  c.options.balance = s.balance;
+  c.options.remote_steal = s.remote_steal;
+  return c;
+}
+
+TEST(SimExactlyOnce, UtsMatchesSequentialCountOnEveryShape) {
+  for (const char* args : {kSmallGeo, kSmallBin}) {
+    const heist::uts::UtsCounts expected = heist::uts::uts_count_sequential(heist::uts::parse_uts_args(args));
+    const AnyWorkload w = uts_tree(args);
+    for (const Shape& s : kShapes) {
+      const SimResult r = heist::sim::simulate(w, config(s));
+      EXPECT_EQ(r.tasks, expected.nodes) << args << " on " << s.name;
+      EXPECT_GT(r.time_s, 0.0);
+    }
+  }
+}
+
+TEST(SimExactlyOnce, UtsT1MatchesPublishedCount) {
+  if (heist_test::scale_divisor() > 1) GTEST_SKIP() << "4 million SHA-1 nodes: Release builds only";
+  const auto named = heist::uts::find_named_tree("T1");
+  ASSERT_TRUE(named && named->expected_nodes);
+  const AnyWorkload w = heist::sim::make_workload("uts", {{"tree", "T1"}, {"uts", std::string(named->args)}});
+  const SimResult r = heist::sim::simulate(w, config(4, 2, 4, 2, heist::StealProtocolKind::sws));
+  EXPECT_EQ(r.tasks, *named->expected_nodes);
+}
+
+TEST(SimExactlyOnce, FibAndNqueensTaskCounts) {
+  const int n = heist_test::scale_divisor() > 1 ? 18 : 22;
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", n}, {"cutoff", 0}});
+  const AnyWorkload fib_cut = heist::sim::make_workload("fib", {{"n", n}, {"cutoff", 12}});
+  const AnyWorkload queens = heist::sim::make_workload("nqueens", {{"n", 9}, {"cutoff", 0}});
+  const AnyWorkload queens_cut = heist::sim::make_workload("nqueens", {{"n", 9}, {"cutoff", 3}});
+  for (const Shape& s : kShapes) {
+    const SimConfig c = config(s);
+    EXPECT_EQ(heist::sim::simulate(fib, c).tasks, heist::apps::fib::fib_calls(n)) << s.name;
+    EXPECT_EQ(heist::sim::simulate(fib_cut, c).tasks, heist::sim::tree_totals(fib_cut).tasks) << s.name;
+    EXPECT_EQ(heist::sim::simulate(queens, c).tasks,
+              heist::sim::NqueensWorkload::subtree_nodes(heist::apps::nqueens::empty_board(9)))
+        << s.name;
+    EXPECT_EQ(heist::sim::simulate(queens_cut, c).tasks, heist::sim::tree_totals(queens_cut).tasks) << s.name;
+  }
+}
+
+TEST(SimExactlyOnce, BpcRunsEveryProducerAndConsumer) {
+  const AnyWorkload w = heist::sim::make_workload(
+      "bpc", {{"depth", 50}, {"consumers", 20}, {"consumer_us", 5.0}, {"producer_us", 1.0}});
+  for (const Shape& s : kShapes) {
+    const SimResult r = heist::sim::simulate(w, config(s));
+    EXPECT_EQ(r.tasks, 50u * 21u) << s.name;
+    // Busy time alone: 50 us of producers and 5 ms of consumers.
+    EXPECT_GE(r.work_s, 50 * 1e-6 + 1000 * 5e-6) << s.name;
+  }
+}
+
+bool same(const SimResult& a, const SimResult& b) {
+  if (std::memcmp(&a.time_s, &b.time_s, sizeof a.time_s) != 0) return false;
+  for (int l = 0; l < heist::policy::kLevels; ++l) {
+    const auto i = static_cast<std::size_t>(l);
+    if (a.thread_steals[i].attempts != b.thread_steals[i].attempts || a.thread_steals[i].tasks != b.thread_steals[i].tasks ||
+        a.remote_steals[i].attempts != b.remote_steals[i].attempts || a.remote_steals[i].tasks != b.remote_steals[i].tasks)
+      return false;
+  }
+  return a.events == b.events && a.messages.blocking == b.messages.blocking && a.messages.bytes == b.messages.bytes &&
+         a.tasks == b.tasks && a.inlined == b.inlined;
+}
+
+TEST(SimDeterminism, SameSeedSameRunOtherSeedOtherRun) {
+  const AnyWorkload w = uts_tree(kSmallBin);
+  for (const heist::StealProtocolKind protocol : {heist::StealProtocolKind::sws, heist::StealProtocolKind::sdc}) {
+    SimConfig c = config(4, 2, 4, 2, protocol);
+    c.backoff = heist::sim::BackoffModel::heist;
+    c.options.victim.kind = protocol == heist::StealProtocolKind::sws ? Kind::success_only : Kind::hvs;
+    c.options.seed = 7;
+    const SimResult a = heist::sim::simulate(w, c);
+    const SimResult b = heist::sim::simulate(w, c);
+    EXPECT_TRUE(same(a, b)) << heist::to_string(protocol);
+    c.options.seed = 8;
+    const SimResult other = heist::sim::simulate(w, c);
+    EXPECT_FALSE(same(a, other)) << heist::to_string(protocol) << ": the seed changes nothing";
+  }
+}
+
+TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
+  const AnyWorkload w = uts_tree(kSmallGeo);
+  for (const auto victim : {heist::VictimSpec::Kind::random, heist::VictimSpec::Kind::hvs,
+                            heist::VictimSpec::Kind::success_only}) {
+    SimConfig c = config(4, 2, 2, 1, heist::StealProtocolKind::sws, heist::SpawnPolicy::help_first);
+    c.options.victim.kind = victim;
+    const SimResult r = heist::sim::simulate(w, c);
+    SimConfig single = c;
+    single.machine = MachineSpec{1, 1, 1, 1};
+    const SimResult one = heist::sim::simulate(w, single);
+    EXPECT_EQ(one.events, 1u);  // one worker: it runs everything, no interaction
+    // 16 workers: faster than one, never faster than perfect speedup.
+    EXPECT_LT(r.time_s, one.time_s);
+    EXPECT_GE(r.time_s * 16, one.time_s * 0.999);
+    for (int l = 1; l < heist::policy::kLevels; ++l) {
+      const auto& t = r.thread_steals[static_cast<std::size_t>(l)];
+      const auto& m = r.remote_steals[static_cast<std::size_t>(l)];
+      // At most one attempt per worker is still in flight when the run ends.
+      EXPECT_LE(t.steals + t.failed, t.attempts);
+      EXPECT_LE(t.attempts - t.steals - t.failed, 16u);
+      EXPECT_LE(m.attempts - m.steals - m.failed, 16u);
+      EXPECT_LE(t.steals, t.tasks);
+    }
+    const auto& inter_node = r.remote_steals[static_cast<std::size_t>(heist::policy::Level::machine)];
+    EXPECT_GT(inter_node.steals, 0u);
+    EXPECT_GT(r.messages.bytes, 0u);
+    if (victim == heist::VictimSpec::Kind::success_only) {
+      // Only requests cross nodes, and none fails (seed 003).
+      EXPECT_EQ(inter_node.attempts, r.requests);
+      EXPECT_EQ(inter_node.failed, 0u);
+      EXPECT_GT(r.requests_served, 0u);
+    }
+  }
+}
+
+TEST(SimMachine, HopsAndValidation) {
+  const heist::sim::Machine m(MachineSpec{4, 2, 3, 2});
+  EXPECT_EQ(m.workers(), 24);
+  EXPECT_EQ(m.ranks(), 6);
+  EXPECT_EQ(m.hop(0, 0), Hop::self);
+  EXPECT_EQ(m.hop(0, 3), Hop::socket);
+  EXPECT_EQ(m.hop(3, 4), Hop::node);
+  EXPECT_EQ(m.hop(7, 8), Hop::network);
+  EXPECT_EQ(m.rank_of(5), 1);
+  EXPECT_EQ(m.hop_to_rank(0, 0), Hop::self);
+  EXPECT_EQ(m.hop_to_rank(0, 1), Hop::node);
+  EXPECT_EQ(m.hop_to_rank(0, 2), Hop::network);
+  EXPECT_DOUBLE_EQ(m.min_one_way_ns(), 200.0);
+  EXPECT_THROW(heist::sim::Machine(MachineSpec{4, 2, 1, 3}), std::invalid_argument);  // 3 does not divide 8
+  EXPECT_THROW(heist::sim::Machine(MachineSpec{0, 2, 1, 1}), std::invalid_argument);
+  MachineSpec bad{2, 1, 1, 1};
+  bad.latency_us[2] = 0;
+  EXPECT_THROW(heist::sim::Machine{bad}, std::invalid_argument);
+  EXPECT_THROW(heist::sim::make_workload("sor", {}), std::invalid_argument);
+  EXPECT_THROW(heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}, {"style", "closure"}}), std::invalid_argument);
+}
+
+// SimDeque follows SplitDeque's split semantics: publish half on demand,
+// take back half of the public part when the private part is empty.
+TEST(SimDeque, SplitSemantics) {
+  heist::sim::SimDeque<int> d(1000);
+  std::vector<int> out;
+  for (int i = 0; i < 10; ++i) d.push(i);
+  EXPECT_EQ(d.public_size(), 0u);
+  EXPECT_EQ(d.steal([](std::uint32_t a) { return a; }, out), 0u);  // nothing public: flags wanted
+  EXPECT_TRUE(d.wanted());
+  d.push(10);  // the push releases ceil(11 / 2) = 6
+  EXPECT_EQ(d.public_size(), 6u);
+  EXPECT_EQ(d.steal([](std::uint32_t) { return 2u; }, out), 2u);
+  EXPECT_EQ(out, (std::vector<int>{0, 1}));  // the oldest
+  int t = -1;
+  for (int i = 10; i >= 6; --i) {
+    ASSERT_TRUE(d.pop(t));
+    EXPECT_EQ(t, i);  // LIFO
+  }
+  EXPECT_EQ(d.private_size(), 0u);
+  ASSERT_TRUE(d.pop(t));  // takes back the newer half of {2,3,4,5}
+  EXPECT_EQ(t, 5);
+  EXPECT_EQ(d.public_size(), 2u);
+  out.clear();
+  EXPECT_EQ(d.take_oldest(10, out), 3u);
+  EXPECT_EQ(out, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(d.size(), 0u);
+}
+
+}  // namespace
