@@ -683,6 +683,10 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
       error = std::current_exception();
     }
     queue_seeds_ = false;
+    // Offer the seeds to the other ranks before running any: otherwise the
+    // first poll waits for a task boundary, and a long first task keeps
+    // every seed of this process out of reach while it runs.
+    if (remote_ != nullptr && queued() > 0) poll_remote();
   }
   help_until([&] {
     if (record.fence) flush_fence(record);
