@@ -159,10 +159,18 @@ struct Options {
   ProgressMode progress = ProgressMode::poll;
   int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
   int progress_interval_us = 100;    // progress thread period
+  int poll_period_us = 20;           // the spawn slow path polls at least this often; inline credits are paced to it
+  int reacquire_delay_us = 100;      // tasks released because another rank asked stay reserved for thieves this long
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
   int ranks_per_node = 0;            // virtual nodes of this many consecutive ranks (0: the real nodes, MPI_COMM_TYPE_SHARED)
   int inter_node_delay_us = 0;       // added before every RMA operation whose target is on another (virtual) node
+
+  // ---- trace (Chrome trace-event JSON; src/trace/trace_recorder.hpp) ----
+  std::string trace_file;             // empty: no trace; under mpirun each rank adds ".rank<r>"
+  int trace_min_us = 10;              // task spans shorter than this are not recorded
+  int trace_queue_us = 100;           // queue-length samples at most this often per worker
+  std::size_t trace_max_events = 1000000;  // per worker; later events are dropped (and reported)
 
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.

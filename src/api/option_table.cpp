@@ -229,6 +229,16 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.progress_interval_us = parse_int(v, 1, 1000000, "--progress-interval-us");
      }},
+    {"poll_period_us", "HEIST_POLL_PERIOD_US", "--poll-period-us",
+     "between processes: longest time between a spawning worker's polls (paces its inline spawns), microseconds",
+     [](const Options& o) { return std::to_string(o.poll_period_us); },
+     [](Options& o, const std::string& v) { o.poll_period_us = parse_int(v, 1, 1000000, "--poll-period-us"); }},
+    {"reacquire_delay_us", "HEIST_REACQUIRE_DELAY_US", "--reacquire-delay-us",
+     "between processes: tasks released because another rank asked stay reserved for thieves this long, microseconds",
+     [](const Options& o) { return std::to_string(o.reacquire_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.reacquire_delay_us = parse_int(v, 0, 1000000, "--reacquire-delay-us");
+     }},
     {"sws_empty_threshold", "HEIST_SWS_EMPTY_THRESHOLD", "--sws-empty-threshold",
      "SWS steal damping: attempts seen on a target before thieves probe it first",
      [](const Options& o) { return std::to_string(o.sws_empty_threshold); },
@@ -246,6 +256,24 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
      [](Options& o, const std::string& v) {
        o.inter_node_delay_us = parse_int(v, 0, 1000000, "--inter-node-delay-us");
+     }},
+    {"trace_file", "HEIST_TRACE", "--trace",
+     "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
+     [](const Options& o) { return o.trace_file; },
+     [](Options& o, const std::string& v) { o.trace_file = v; }},
+    {"trace_min_us", "HEIST_TRACE_MIN_US", "--trace-min-us",
+     "trace: task spans shorter than this many microseconds are not recorded",
+     [](const Options& o) { return std::to_string(o.trace_min_us); },
+     [](Options& o, const std::string& v) { o.trace_min_us = parse_int(v, 0, 1 << 30, "--trace-min-us"); }},
+    {"trace_queue_us", "HEIST_TRACE_QUEUE_US", "--trace-queue-us",
+     "trace: a worker samples its queue length at most once per this many microseconds",
+     [](const Options& o) { return std::to_string(o.trace_queue_us); },
+     [](Options& o, const std::string& v) { o.trace_queue_us = parse_int(v, 1, 1 << 30, "--trace-queue-us"); }},
+    {"trace_max_events", "HEIST_TRACE_MAX_EVENTS", "--trace-max-events",
+     "trace: events kept per worker; later ones are dropped and reported",
+     [](const Options& o) { return std::to_string(o.trace_max_events); },
+     [](Options& o, const std::string& v) {
+       o.trace_max_events = parse_int<std::size_t>(v, 1000, std::size_t{1} << 32, "--trace-max-events");
      }},
 };
 

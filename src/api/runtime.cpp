@@ -79,14 +79,14 @@ std::uint64_t Runtime::max_over_ranks(std::uint64_t value) const {
   return value;
 }
 
-void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed) {
+void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed, bool pool) {
   sched::Worker& w = current_worker();
   if (&w != &scheduler_->worker(0))
     throw std::logic_error("heist: Runtime::root/pool are called by the thread that created the Runtime");
 #ifdef HEIST_WITH_MPI
   if (distributor_) distributor_->begin_region();
 #endif
-  w.run_region(body, ctx, seed);
+  w.run_region(body, ctx, seed, pool);
 #ifdef HEIST_WITH_MPI
   if (distributor_) distributor_->end_region();
 #endif

@@ -50,6 +50,7 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
       protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
       inbox_(window_, layout_, rank_, ranks_),
       mailbox_(window_, layout_, rank_),
+      reacquire_delay_ns_(std::int64_t{scheduler.options().reacquire_delay_us} * 1000),
       per_worker_(static_cast<std::size_t>(scheduler.size())),
       chunk_(scheduler.options().chunk),
       progress_period_us_(scheduler.options().progress_interval_us) {
@@ -162,23 +163,29 @@ void Distributor::poll(sched::Worker& w) {
   }
   if (push_) push_step(w, p);
   if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
-  if (w.queued() >= 1) release_from(w, p);
-  else if (protocol_->asked()) w.want_work();  // queue work at the next spawn; the next poll releases it
+  const bool asked = protocol_->asked();
+  if (w.queued() >= 1) {
+    if (release_from(w, p) > 0 && asked)
+      reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+  } else if (asked) {
+    w.want_work();  // queue work at the next spawn; the next poll releases it
+  }
 }
 
-void Distributor::release_from(sched::Worker& w, PerWorker& p) {
+std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
   const std::uint32_t room = protocol_->room();
-  if (room == 0) return;
+  if (room == 0) return 0;
   const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
   std::uint32_t offer = std::min(room, half);
   if (sws_offer_cap_ > 0) offer = std::min(offer, sws_offer_cap_);
   p.buffer.clear();
   const std::uint32_t n = w.take_oldest(offer, p.buffer, max_output());
-  if (n == 0) return;
+  if (n == 0) return 0;
   std::vector<std::byte> returned;
   protocol_->release(p.buffer.data(), n, returned, p.comm);
   ++w.stats_ref().public_releases;
   for (std::size_t at = 0; at < returned.size(); at += stride_) w.accept_stolen(returned.data() + at);
+  return n;
 }
 
 void Distributor::drain_inbox(sched::Worker& w, PerWorker& p) {
@@ -201,7 +208,8 @@ void Distributor::flush_pending(PerWorker& p) {
 // ---------------------------------------------------------------- thief side
 
 std::uint32_t Distributor::reclaim(sched::Worker& w) {
-  if (!protocol_->offering()) return 0;
+  // Unless they are still reserved for the thief that asked for them.
+  if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
   PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
   std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
   if (!lock.owns_lock()) return 0;
@@ -225,6 +233,7 @@ sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Lev
   WorkerStats& s = w.stats_ref();
   ++s.remote_steal_attempts;
   p.buffer.clear();
+  const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
   const std::uint32_t n = protocol_->steal(victim, w.id(), level, p.buffer, p.comm);
   if (sequential) remote_busy_.store(false, std::memory_order_release);
   if (n == 0) {
@@ -234,7 +243,9 @@ sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Lev
   p.pending_target = victim;  // the completion add is non-blocking
   ++s.remote_steals;
   s.remote_tasks_stolen += n;
-  return {accept(w, p.buffer.data(), n, victim), true};
+  const std::uint32_t accepted = accept(w, p.buffer.data(), n, victim);
+  if (w.trace()) [[unlikely]] w.trace_steal(traced_from, victim, trace::kPublicQueueTrack, n);
+  return {accepted, true};
 }
 
 std::uint32_t Distributor::accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from) {

@@ -111,7 +111,7 @@ class Distributor final : public sched::RemoteWork {
     std::atomic<std::uint32_t> load{0};  // written by the worker at its polls, summed by the owner (relaxed: an estimate)
   };
 
-  void release_from(sched::Worker& w, PerWorker& p);
+  std::uint32_t release_from(sched::Worker& w, PerWorker& p);
   std::uint32_t accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from);
   policy::Level level_of(int rank) const noexcept {
     return node_of(rank) == node_of(rank_) ? policy::Level::node : policy::Level::machine;
@@ -143,6 +143,14 @@ class Distributor final : public sched::RemoteWork {
   CompletionInbox inbox_;
   TaskMailbox mailbox_;
   std::mutex owner_;
+  // Tasks released because a thief of another rank asked are reserved for
+  // thieves until this time: this process's own idle workers do not take
+  // them back before then (else a lazily created task offered to a waiting
+  // rank goes back to its owner, idle in wait(), before the thief's next
+  // attempt). Written under owner_, read without it: relaxed, a hint — a
+  // stale value only shifts one re-acquire by a reservation period.
+  std::atomic<std::int64_t> reserved_until_ns_{0};
+  std::int64_t reacquire_delay_ns_;
   std::vector<PerWorker> per_worker_;
 
   // Locality (set up at construction, then read-only unless noted).

@@ -1,6 +1,7 @@
 #include "sched/scheduler.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -45,6 +46,10 @@ Scheduler::Scheduler(const Options& options)
       workers_.push_back(std::make_unique<Worker>(*this, i));
       workers_.back()->set_places(process_topology_, 0);
     }
+    if (!options_.trace_file.empty()) {
+      trace_ = std::make_unique<trace::TraceRecorder>(options_, options_.workers);
+      for (int i = 0; i < options_.workers; ++i) workers_[static_cast<std::size_t>(i)]->attach_trace(&trace_->worker(i));
+    }
     workers_[0]->bind();
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
@@ -76,6 +81,13 @@ Scheduler::~Scheduler() {
   threads_.clear();  // joins
   workers_[0]->unbind();
   g_running.store(false, std::memory_order_release);
+  if (trace_) {
+    try {
+      trace_->write(registry_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());  // a destructor: report, do not throw
+    }
+  }
 }
 
 void Scheduler::activate() noexcept {
@@ -101,6 +113,7 @@ void Scheduler::wait_for_activity() const noexcept {
 void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
   remote_ = remote;
   for (auto& w : workers_) w->attach_remote(remote, static_cast<std::uint32_t>(rank));
+  if (trace_) trace_->set_rank(rank);
 }
 
 void Scheduler::set_topology(policy::Topology topology, int place_base) {

@@ -31,6 +31,7 @@
 #include "platform/native_thread.hpp"
 #include "policy/topology.hpp"
 #include "task/task_registry.hpp"
+#include "trace/trace_recorder.hpp"
 
 namespace heist::sched {
 
@@ -99,6 +100,7 @@ class Scheduler {
   std::atomic<std::uint32_t> epoch_{0};
   std::mutex error_mutex_;
   std::exception_ptr error_;  // guarded by error_mutex_
+  std::unique_ptr<trace::TraceRecorder> trace_;  // --trace: written when the workers have stopped
 };
 
 }  // namespace heist::sched

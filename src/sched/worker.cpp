@@ -37,6 +37,8 @@ Worker::Worker(Scheduler& scheduler, int id)
       id_(id),
       poll_interval_(scheduler.options().poll_interval),
       poll_countdown_(scheduler.options().poll_interval),
+      poll_period_ns_(std::int64_t{scheduler.options().poll_period_us} * 1000),
+      remote_max_sleep_us_(std::max(2, scheduler.options().reacquire_delay_us / 2)),
       deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
       chunk_(scheduler.options().chunk),
       decider_(scheduler.options()),
@@ -102,8 +104,22 @@ void Worker::grant(std::int64_t credits) noexcept {
   room = -credits;
 }
 
+std::int64_t Worker::paced_credits(std::int64_t wanted, std::int64_t now) noexcept {
+  const std::int64_t since = now - last_grant_ns_;
+  last_grant_ns_ = now;
+  if (since > poll_period_ns_) credit_pace_ = std::max<std::int64_t>(1, credit_pace_ / 2);
+  else if (since < poll_period_ns_ / 2 && credit_pace_ < wanted) credit_pace_ *= 2;
+  return std::min(wanted, credit_pace_);
+}
+
 bool Worker::decide_defer() {
-  if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
+  const bool paced = remote_ != nullptr && remote_->region_active();
+  std::int64_t now = 0;
+  if (paced) {
+    now = platform::now_ns();
+    if (now - last_poll_ns_ >= poll_period_ns_) poll_remote();
+  }
+  if (queue_seeds_ && level == 0) return true;
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
@@ -116,7 +132,9 @@ bool Worker::decide_defer() {
   switch (decider_.decide(facts)) {
     case policy::SpawnAction::queue: return true;
     case policy::SpawnAction::queue_public: publish_next_ = true; return true;
-    case policy::SpawnAction::run_inline: grant(decider_.inline_credits()); return false;
+    case policy::SpawnAction::run_inline:
+      grant(paced ? paced_credits(decider_.inline_credits(), now) : decider_.inline_credits());
+      return false;
   }
   return true;
 }
@@ -175,6 +193,7 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     poll_remote();
   }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
+  if (trace_) [[unlikely]] trace_->queue(platform::now_ns(), deque_.size());
   if (at_top_level()) enter_region();
 }
 
@@ -312,6 +331,7 @@ void Worker::execute(std::byte* slot) {
     return;
   }
   if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);  // a pop freed space: re-evaluate
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
   detail::FrameCore* const saved = this->frame;
@@ -336,6 +356,7 @@ void Worker::execute(std::byte* slot) {
     sched_.record_exception(std::current_exception());
   }
   if (!child.joined_drained()) wait_frame(child);
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, rank_);
   --depth_;
   --level;
   set_frame(saved);
@@ -354,6 +375,7 @@ void Worker::execute_foreign(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
   const task::TaskInfo& entry = sched_.registry()[h.fn_id];  // validated when it arrived
   if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   FinishScope proxy;
   proxy.owner = id_;
@@ -374,6 +396,7 @@ void Worker::execute_foreign(std::byte* slot) {
     if (child.fence) flush_fence(child);
     return child.joined_drained() && proxy.drained_for_owner();
   });
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --depth_;
   --level;
   set_frame(saved);
@@ -384,6 +407,7 @@ void Worker::execute_foreign(std::byte* slot) {
 
 void Worker::poll_remote() {
   poll_countdown_ = poll_interval_;
+  last_poll_ns_ = platform::now_ns();
   if (remote_->region_active()) remote_->poll(*this);
 }
 
@@ -477,6 +501,7 @@ std::uint32_t Worker::try_steal() {
 std::uint32_t Worker::steal_local(int victim, policy::Level level) {
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
+  const std::int64_t traced_from = trace_ ? platform::now_ns() : 0;
   const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_, level);
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
@@ -489,6 +514,7 @@ std::uint32_t Worker::steal_local(int victim, policy::Level level) {
   }
   ++stats_.steals;
   stats_.tasks_stolen += taken;
+  if (trace_) [[unlikely]] trace_steal(traced_from, static_cast<int>(rank_), victim, taken);
   return taken;
 }
 
@@ -505,7 +531,11 @@ void Worker::help_until(Done&& done) {
   if (at_top_level()) enter_region();
   std::byte* buffer = exec_buffer(help_depth_);
   ++help_depth_;
-  platform::Backoff backoff(id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff);
+  platform::BackoffLimits limits = id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff;
+  // Tasks another rank released for this process stay reserved for a while
+  // (Options::reacquire_delay_us): look again at least twice within it.
+  if (remote_ != nullptr) limits.max_sleep_us = std::min(limits.max_sleep_us, remote_max_sleep_us_);
+  platform::Backoff backoff(limits);
   const bool may_steal = help_depth_ <= max_help_depth_ && victims_ != nullptr;
   const bool may_poll_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
   const int poll_round = std::max(1, sched_.size() - 1);
@@ -627,7 +657,7 @@ void Worker::wait_sync(detail::SyncNode* node) {
 
 // ---------------------------------------------------------------- distributed regions
 
-void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
+void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
   if (!at_top_level() || !finishes_.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
@@ -635,11 +665,14 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
   set_frame(&record);
   std::exception_ptr error;
   if (seed) {
+    queue_seeds_ = pool;
+    grant(0);  // no inline credits left from before: every seed spawn asks decide_defer()
     try {
       body(ctx);
     } catch (...) {
       error = std::current_exception();
     }
+    queue_seeds_ = false;
   }
   help_until([&] {
     if (record.fence) flush_fence(record);
@@ -708,6 +741,20 @@ void Worker::run_until_stopped() {
     active_ns_ += platform::now_ns() - since;
   }
   unbind();
+}
+
+// ---------------------------------------------------------------- trace (--trace)
+
+std::int64_t Worker::trace_begin() {
+  const std::int64_t now = platform::now_ns();
+  trace_->queue(now, deque_.size());
+  return now;
+}
+
+void Worker::trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken) {
+  const std::int64_t now = platform::now_ns();
+  trace_->steal(from_ns, now, victim_rank, victim_track, taken);
+  trace_->queue(now, deque_.size() + overflow_.size() / sched_.stride());
 }
 
 // ---------------------------------------------------------------- statistics

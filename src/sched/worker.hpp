@@ -30,6 +30,7 @@
 #include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
+#include "trace/worker_trace.hpp"
 
 namespace heist::sched {
 
@@ -53,7 +54,9 @@ class Worker : public detail::WorkerCore {
   // Runs body(ctx) (if seed) under a finish, helps until it drains, then
   // until every rank's region is done; stops the other workers. A task
   // exception is left for the caller to rethrow after the ranks met.
-  void run_region(void (*body)(void*), void* ctx, bool seed);
+  // With `pool`, the spawns body() makes itself are all queued: they are the
+  // task pool every worker and rank draws from (Runtime::pool).
+  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   // ---- for dist/ (RemoteWork implementations) ----
   std::size_t queued() const noexcept { return deque_.size(); }
@@ -78,6 +81,12 @@ class Worker : public detail::WorkerCore {
   // The machine this worker steals in, and its place there: the victim
   // policy (Options::victim) is made for it. Before the first region.
   void set_places(const policy::Topology& topology, int place_base);
+
+  // --trace: this worker's events (null when off; only the slow paths test it).
+  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
+  trace::WorkerTrace* trace() const noexcept { return trace_; }
+  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
+  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -112,6 +121,7 @@ class Worker : public detail::WorkerCore {
   void execute(std::byte* slot);
   void execute_foreign(std::byte* slot);
   void poll_remote();
+  std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   bool decide_defer();
@@ -141,6 +151,7 @@ class Worker : public detail::WorkerCore {
     frame_level = f->level;
   }
   void park();
+  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0; }
 
   Scheduler& sched_;
@@ -149,8 +160,20 @@ class Worker : public detail::WorkerCore {
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   int poll_interval_;
   int poll_countdown_;
-  int local_failures_ = 0;
-  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)           // failed steals inside the process since the last remote attempt
+  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
+  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)
+  // Between processes a thief of another rank cannot raise work_wanted: it is
+  // heard only when this worker polls, which inline spawns never do. So in a
+  // distributed region the slow path polls when poll_period_ns_ has passed,
+  // and the inline credits it grants are paced so that it runs about that
+  // often: halved when slow paths come further apart, doubled (up to what
+  // the spawn policy grants) when they come much closer.
+  std::int64_t poll_period_ns_;
+  std::int64_t last_poll_ns_ = 0;
+  std::int64_t last_grant_ns_ = 0;
+  std::int64_t credit_pace_ = 1;
+  std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
+  bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
   const policy::Topology* topology_ = nullptr;
   int place_base_ = 0;                                // place of this process's worker 0
@@ -175,6 +198,7 @@ class Worker : public detail::WorkerCore {
   std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
+  trace::WorkerTrace* trace_ = nullptr;
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).
   WorkerStats stats_;
