@@ -10,6 +10,7 @@
 #include <heist/option_table.hpp>
 
 #include "commands.hpp"
+#include "platform/cpu_count.hpp"
 #include "platform/hw_topology.hpp"
 #include "sched/placement.hpp"
 #include "task/task_registry.hpp"
@@ -36,6 +37,7 @@ std::function<int()> add_info_command(CLI::App& root) {
     out["compiler"] = HEIST_COMPILER;
     out["sanitizer"] = HEIST_SANITIZER;
     out["hardware_threads"] = std::thread::hardware_concurrency();
+    out["usable_cpus"] = platform::usable_cpus();
     out["task_slot_bytes"] = task::slot_stride(options.task_input_bytes);
     out["registered_tasks"] = registry.size();
     char hash[17];
@@ -49,8 +51,7 @@ std::function<int()> add_info_command(CLI::App& root) {
     // The hierarchy of one process as this machine shows it; under mpirun the
     // ranks add the process and node levels (nodes: --ranks-per-node, or the
     // ranks that share memory).
-    const int workers = options.workers != 0 ? options.workers
-                                             : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int workers = options.workers != 0 ? options.workers : platform::usable_cpus();
     const platform::ProcessSites sites = platform::process_sites(options, workers);
     const std::string hierarchy = sched::build_topology({sched::RankSites{sites.workers, 0}}).describe();
     const std::string nodes = options.ranks_per_node > 0
@@ -65,7 +66,8 @@ std::function<int()> add_info_command(CLI::App& root) {
     }
     std::cout << "heist " << HEIST_VERSION << " (" << HEIST_BUILD_TYPE << ", " << HEIST_COMPILER
               << ", sanitizer: " << (std::string(HEIST_SANITIZER).empty() ? "none" : HEIST_SANITIZER) << ")\n"
-              << "hardware threads: " << std::thread::hardware_concurrency() << "\n"
+              << "hardware threads: " << std::thread::hardware_concurrency()
+              << " (this process may use " << platform::usable_cpus() << ")\n"
               << "task slot: " << out["task_slot_bytes"] << " bytes; registered tasks: " << registry.size()
               << " (hash " << hash << ")\n\nhierarchy of one process with " << workers << " workers (" << sites.source
               << (sites.detail.empty() ? "" : ": " + sites.detail) << "):\n"

@@ -8,6 +8,8 @@ packages=(
   libtbb-dev clang libclang-rt-14-dev
   libopenmpi-dev openmpi-bin
   spin
+  iproute2 iputils-ping
+  python3-pandas python3-tqdm python3-matplotlib
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -87,15 +87,16 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
   if (!by_level.empty())
     out << "steals by level:" << by_level << "; failed inter-node " << s["failed_steals_inter_node"].dump() << "\n";
   // Per-worker time breakdown, after seed 004's per-rank figure.
-  out << "rank worker      work_s    search_s     steal_s   executed     stolen  r-stolen\n";
+  out << "rank worker      work_s    search_s     steal_s      comm_s   executed     stolen  r-stolen\n";
   int id = 0;
   int last_rank = -1;
   for (const nlohmann::json& w : s["workers"]) {
     const int rank = w["rank"].get<int>();
     if (rank != last_rank) id = 0;
     last_rank = rank;
-    std::snprintf(line, sizeof line, "%4d %6d  %10.4f  %10.4f  %10.4f  %9llu  %9llu %9llu\n", rank, id++,
+    std::snprintf(line, sizeof line, "%4d %6d  %10.4f  %10.4f  %10.4f  %10.4f  %9llu  %9llu %9llu\n", rank, id++,
                   w["time_work_s"].get<double>(), w["time_search_s"].get<double>(), w["time_steal_s"].get<double>(),
+                  w["time_comm_s"].get<double>(),
                   w["tasks_executed"].get<unsigned long long>(), w["tasks_stolen"].get<unsigned long long>(),
                   w["remote_tasks_stolen"].get<unsigned long long>());
     out << line;

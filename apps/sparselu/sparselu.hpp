@@ -88,4 +88,8 @@ struct Comparison {
 };
 Comparison compare(const Matrix& a, const Matrix& reference);
 
+// FNV-1a of the non-null pattern and the exact bits of every cell: equal for
+// two factorisations that agree bit for bit (the peers' verification).
+std::uint64_t fingerprint(const Matrix& m);
+
 }  // namespace heist::apps::sparselu

@@ -18,11 +18,16 @@ class UtsApp final : public App {
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--tree", tree_, "a named tree (T1..T5, T1L, T2L, T3L, ...) or UTS options \"-t 1 -a 3 -d 10 ...\"")
         ->capture_default_str();
+    cmd.add_option("--cutoff", cutoff_, "nodes at this height or deeper traverse their subtree sequentially; 0: a task per node")
+        ->capture_default_str();
   }
-  void check() const override { resolve(); }
+  void check() const override {
+    if (cutoff_ < 0) throw std::invalid_argument("uts: --cutoff must be >= 0");
+    resolve();
+  }
   nlohmann::json params() const override {
     resolve();
-    return {{"tree", tree_}, {"uts", heist::uts::describe(params_)}};
+    return {{"tree", tree_}, {"uts", heist::uts::describe(params_)}, {"cutoff", cutoff_}};
   }
   RunOutput run_sequential() override {
     resolve();
@@ -30,11 +35,11 @@ class UtsApp final : public App {
   }
   RunOutput run_parallel() override {
     resolve();
-    return output(uts_count_heist(params_));
+    return output(uts_count_heist(params_, cutoff_));
   }
   RunOutput run_root(heist::Runtime& runtime) override {
     resolve();
-    return output(uts_count_heist(runtime, params_));
+    return output(uts_count_heist(runtime, params_, cutoff_));
   }
   std::optional<RunOutput> run_pool(heist::Runtime& runtime) override { return run_root(runtime); }
   std::vector<TaskIo> task_io() const override { return uts_task_io(); }
@@ -69,6 +74,7 @@ class UtsApp final : public App {
   }
 
   std::string tree_ = "T1";
+  int cutoff_ = 0;
   mutable std::string resolved_;
   mutable heist::uts::UtsParams params_{};
   mutable std::optional<heist::uts::UtsNamedTree> named_;

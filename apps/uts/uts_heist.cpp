@@ -21,6 +21,7 @@ namespace {
 // The traversal in progress. Every process of a job runs the same traversal
 // with the same parameters, so tasks carry only the node.
 const UtsParams* g_params = nullptr;
+std::int32_t g_cutoff = 0;  // nodes at this height or deeper count their subtree sequentially (0: never)
 std::atomic<unsigned> g_generation{0};
 
 // Per-thread tallies: no shared counter on the per-node path. Each thread
@@ -48,6 +49,10 @@ const auto uts_task = heist::register_task<visit>("apps.uts.node");
 
 void visit(const UtsNode& node) {
   Tally& tally = my_tally();
+  if (g_cutoff > 0 && node.height >= g_cutoff) {  // the application's tree-depth cutoff (seed 000 Fig. 7)
+    tally.counts += heist::uts::uts_count_sequential(*g_params, node);
+    return;
+  }
   ++tally.counts.nodes;
   tally.counts.max_depth = std::max<std::int64_t>(tally.counts.max_depth, node.height);
   const int children = heist::uts::num_children(*g_params, node);
@@ -55,8 +60,9 @@ void visit(const UtsNode& node) {
   for (int i = 0; i < children; ++i) heist::async(uts_task, heist::uts::make_child(*g_params, node, i));
 }
 
-void begin_traversal(const UtsParams& params) {
+void begin_traversal(const UtsParams& params, int cutoff) {
   g_params = &params;
+  g_cutoff = cutoff;
   g_generation.fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(g_tallies_mutex);
   g_tallies.clear();
@@ -76,14 +82,14 @@ UtsCounts collect_tallies() {
 
 }  // namespace
 
-UtsCounts uts_count_heist(const UtsParams& params) {
-  begin_traversal(params);
+UtsCounts uts_count_heist(const UtsParams& params, int cutoff) {
+  begin_traversal(params, cutoff);
   heist::finish([&] { heist::async(uts_task, heist::uts::make_root(params)); });
   return collect_tallies();  // finish has returned: every task (and its tally update) happened before
 }
 
-UtsCounts uts_count_heist(heist::Runtime& runtime, const UtsParams& params) {
-  begin_traversal(params);  // every rank: tasks that arrive read the parameters here
+UtsCounts uts_count_heist(heist::Runtime& runtime, const UtsParams& params, int cutoff) {
+  begin_traversal(params, cutoff);  // every rank: tasks that arrive read the parameters here
   runtime.root([&] { heist::async(uts_task, heist::uts::make_root(params)); });
   const UtsCounts mine = collect_tallies();
   UtsCounts total{};

@@ -10,8 +10,10 @@ namespace {
 using heist::peers::KernelEntry;
 
 constexpr std::array kernels{
-    KernelEntry{"fib", heist::peers::fib_omp},
-    KernelEntry{"nqueens", heist::peers::nqueens_omp},
+    KernelEntry{"fib", [](const heist::peers::Problem& p) { return heist::peers::fib_omp(p.n, p.cutoff); }},
+    KernelEntry{"nqueens", [](const heist::peers::Problem& p) { return heist::peers::nqueens_omp(p.n, p.cutoff); }},
+    KernelEntry{"uts", heist::peers::uts_omp},
+    KernelEntry{"sparselu", heist::peers::sparselu_omp},
 };
 
 // One thread runs the body; the rest of the team executes the tasks it creates.

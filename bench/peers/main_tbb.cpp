@@ -12,8 +12,10 @@ namespace {
 using heist::peers::KernelEntry;
 
 constexpr std::array kernels{
-    KernelEntry{"fib", heist::peers::fib_tbb},
-    KernelEntry{"nqueens", heist::peers::nqueens_tbb},
+    KernelEntry{"fib", [](const heist::peers::Problem& p) { return heist::peers::fib_tbb(p.n, p.cutoff); }},
+    KernelEntry{"nqueens", [](const heist::peers::Problem& p) { return heist::peers::nqueens_tbb(p.n, p.cutoff); }},
+    KernelEntry{"uts", heist::peers::uts_tbb},
+    KernelEntry{"sparselu", heist::peers::sparselu_tbb},
 };
 
 void with_tbb_workers(int workers, const std::function<void()>& body) {

@@ -30,13 +30,13 @@ struct Run {
 };
 
 // Times `repeat` calls of the kernel; only the kernel call itself is measured.
-Run time_kernel(Kernel kernel, const Options& options) {
+Run time_kernel(Kernel kernel, const Problem& problem, int repeat) {
   Run run;
-  run.times_s.reserve(static_cast<std::size_t>(options.repeat));
-  run.results.reserve(static_cast<std::size_t>(options.repeat));
-  for (int i = 0; i < options.repeat; ++i) {
+  run.times_s.reserve(static_cast<std::size_t>(repeat));
+  run.results.reserve(static_cast<std::size_t>(repeat));
+  for (int i = 0; i < repeat; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    const std::uint64_t result = kernel(options.n, options.cutoff);
+    const std::uint64_t result = kernel(problem);
     const auto stop = std::chrono::steady_clock::now();
     run.times_s.push_back(std::chrono::duration<double>(stop - start).count());
     run.results.push_back(result);
@@ -53,16 +53,23 @@ int run_peer(int argc, char** argv, const Model& model) {
   }
   const Options& options = *parsed.options;
   const AppInfo& app = *find_app(options.app);
+  const Problem problem{options.n, options.cutoff, options.tree, options.blocks, options.block_size};
+  try {
+    app.prepare(problem);
+  } catch (const std::invalid_argument& error) {
+    std::cerr << error.what() << '\n';
+    return usage_error;
+  }
 
   Run run;
   if (options.seq) {
-    run = time_kernel(app.sequential, options);
+    run = time_kernel(app.sequential, problem, options.repeat);
   } else {
     const Kernel kernel = find_kernel(model, app.name);
-    model.with_workers(options.workers, [&] { run = time_kernel(kernel, options); });
+    model.with_workers(options.workers, [&] { run = time_kernel(kernel, problem, options.repeat); });
   }
 
-  const std::uint64_t expected = expected_result(app, options.n);
+  const std::uint64_t expected = expected_result(app, problem);
   const auto wrong = std::ranges::find_if(
       run.results, [expected](std::uint64_t result) { return result != expected; });
   const bool verified = wrong == run.results.end();
@@ -70,8 +77,7 @@ int run_peer(int argc, char** argv, const Model& model) {
   const Report report{
       .app = app.name,
       .impl = options.seq ? std::string_view{"seq"} : model.name,
-      .n = options.n,
-      .cutoff = options.cutoff,
+      .params = app.params(problem).dump(),
       .workers = options.seq ? 1 : options.workers,
       .times_s = std::move(run.times_s),
       .result = verified ? expected : *wrong,

@@ -25,9 +25,9 @@ std::vector<std::string> app_names() {
 }
 
 std::string size_help() {
-  std::string help = "problem size (default";
+  std::string help = "problem size of fib and nqueens (default";
   for (const AppInfo& app : all_apps()) {
-    help += " " + std::string(app.name) + ": " + std::to_string(app.default_n) + ";";
+    if (app.max_n > 0) help += " " + std::string(app.name) + ": " + std::to_string(app.default_n) + ";";
   }
   help.back() = ')';
   return help;
@@ -59,8 +59,12 @@ ParseResult parse_options(int argc, char** argv, std::string_view model) {
       ->required()
       ->check(CLI::IsMember(app_names()));
   const CLI::Option* size = cli.add_option("--n", options.n, size_help());
-  cli.add_option("--cutoff", options.cutoff, "task cutoff, 0 = spawn everywhere (default 0)")
+  cli.add_option("--cutoff", options.cutoff,
+                 "task cutoff, 0 = spawn everywhere (default 0); uts: the height from which subtrees run sequentially")
       ->check(at_least(0));
+  cli.add_option("--tree", options.tree, "uts: a named tree (T1..T5, T1L, T2L, T3L, ...) or UTS options (default T1)");
+  cli.add_option("--blocks", options.blocks, "sparselu: blocks per row and column (default 50)")->check(at_least(1));
+  cli.add_option("--block-size", options.block_size, "sparselu: block size (default 80)")->check(at_least(1));
   cli.add_option("--workers", options.workers,
                  "worker threads (default " + std::to_string(options.workers) + ")")
       ->check(at_least(1));
@@ -78,6 +82,9 @@ ParseResult parse_options(int argc, char** argv, std::string_view model) {
   const AppInfo& app = *find_app(options.app);
   if (size->count() == 0) {
     options.n = app.default_n;
+  } else if (app.max_n == 0) {
+    std::cerr << "--n: " << app.name << " has no --n\n";
+    return {std::nullopt, usage_error};
   } else if (options.n < app.min_n || options.n > app.max_n) {
     std::cerr << "--n: " << app.name << " needs n in [" << app.min_n << ", " << app.max_n
               << "], got " << options.n << '\n';

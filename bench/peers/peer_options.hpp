@@ -10,6 +10,9 @@ struct Options {
   std::string app;
   int n = 0;
   int cutoff = 0;
+  std::string tree = "T1";  // uts
+  int blocks = 50;          // sparselu
+  int block_size = 80;      // sparselu
   int workers = 1;
   int repeat = 1;
   bool seq = false;
@@ -24,8 +27,9 @@ struct ParseResult {
   int exit_code = 0;
 };
 
-// Parses `<app> [--n N] [--cutoff C] [--workers W] [--repeat R] [--seq] [--json]`,
-// filling in the app's default size and checking it against the app's range.
+// Parses `<app> [--n N] [--cutoff C] [--tree T] [--blocks B] [--block-size S]
+// [--workers W] [--repeat R] [--seq] [--json]`, filling in the app's default
+// size and checking --n against the app's range.
 ParseResult parse_options(int argc, char** argv, std::string_view model);
 
 }  // namespace heist::peers

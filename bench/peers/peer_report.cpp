@@ -25,7 +25,7 @@ void print_summary(std::ostream& out, const Report& report) {
   out << std::fixed << std::setprecision(6);
   out << "app:      " << report.app << '\n'
       << "model:    " << report.impl << '\n'
-      << "params:   n=" << report.n << " cutoff=" << report.cutoff << '\n'
+      << "params:   " << report.params << '\n'
       << "workers:  " << report.workers << '\n'
       << "median:   " << median(report.times_s) << " s\n"
       << "times:   ";
@@ -43,7 +43,7 @@ void print_json(std::ostream& out, const Report& report) {
   nlohmann::ordered_json json;
   json["app"] = std::string(report.app);
   json["impl"] = std::string(report.impl);
-  json["params"] = {{"n", report.n}, {"cutoff", report.cutoff}};
+  json["params"] = nlohmann::ordered_json::parse(report.params);
   json["ranks"] = 1;
   json["workers"] = report.workers;
   json["time_s"] = median(report.times_s);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,8 +11,7 @@ namespace heist::peers {
 struct Report {
   std::string_view app;
   std::string_view impl;  // "tbb", "omp" or "seq"
-  int n = 0;
-  int cutoff = 0;
+  std::string params;  // the JSON object of the problem's parameters
   int workers = 1;
   std::vector<double> times_s;
   std::uint64_t result = 0;

@@ -1,7 +1,7 @@
 // Statistics a run reports: per worker, and summed. Counters are always on
 // (a plain increment of worker-owned memory); times are taken only on the idle
 // path, so measuring costs nothing on spawn, pop or execute. Time in work is
-// the time a worker was active minus its search and steal time.
+// the time a worker was active minus its search, steal and communication time.
 #pragma once
 
 #include <cstdint>
@@ -62,6 +62,10 @@ struct WorkerStats {
   double time_search_s = 0;  // looking for work: failed attempts and back-off
   double time_steal_s = 0;   // successful steal operations
   LevelStealStats levels[7];  // by hierarchy level (see LevelStealStats)
+  // Between processes: polls of the public queue and completion inbox made
+  // between tasks, and completions sent to other ranks (seed 004's
+  // "communication time"); polls made while idle count as search.
+  double time_comm_s = 0;
 };
 
 struct RunStats {

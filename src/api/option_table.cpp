@@ -247,16 +247,6 @@ const OptionSpec kTable[] = {
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
      [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
-    {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
-     "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
-     [](const Options& o) { return std::to_string(o.ranks_per_node); },
-     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }},
-    {"inter_node_delay_us", "HEIST_INTER_NODE_DELAY_US", "--inter-node-delay-us",
-     "microseconds added before every RMA operation whose target is on another (virtual) node",
-     [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
-     [](Options& o, const std::string& v) {
-       o.inter_node_delay_us = parse_int(v, 0, 1000000, "--inter-node-delay-us");
-     }},
     {"trace_file", "HEIST_TRACE", "--trace",
      "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
      [](const Options& o) { return o.trace_file; },
@@ -274,6 +264,16 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.trace_max_events); },
      [](Options& o, const std::string& v) {
        o.trace_max_events = parse_int<std::size_t>(v, 1000, std::size_t{1} << 32, "--trace-max-events");
+     }},
+    {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
+     "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
+     [](const Options& o) { return std::to_string(o.ranks_per_node); },
+     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }},
+    {"inter_node_delay_us", "HEIST_INTER_NODE_DELAY_US", "--inter-node-delay-us",
+     "microseconds added before every RMA operation whose target is on another (virtual) node",
+     [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.inter_node_delay_us = parse_int(v, 0, 1000000, "--inter-node-delay-us");
      }},
 };
 

@@ -164,6 +164,7 @@ WorkerStats RunStats::total() const {
       t.levels[l].tasks += w.levels[l].tasks;
       t.levels[l].time_s += w.levels[l].time_s;
     }
+    t.time_comm_s += w.time_comm_s;
   }
   return t;
 }

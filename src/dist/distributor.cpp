@@ -207,7 +207,8 @@ void Distributor::flush_pending(PerWorker& p) {
 // ---------------------------------------------------------------- thief side
 
 std::uint32_t Distributor::reclaim(sched::Worker& w) {
-  // Unless they are still reserved for the thief that asked for them.
+  // Tasks this process offered and nobody took, unless they are still
+  // reserved for the thief of another rank that asked for them.
   if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
   PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
   std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "platform/cpu_count.hpp"
 #include "sched/placement.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
@@ -19,7 +20,7 @@ std::atomic<bool> g_running{false};  // one runtime per process at a time
 
 namespace {
 int worker_count(const Options& options) {
-  return options.workers != 0 ? options.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return options.workers != 0 ? options.workers : platform::usable_cpus();
 }
 }  // namespace
 

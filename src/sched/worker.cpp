@@ -401,14 +401,19 @@ void Worker::execute_foreign(std::byte* slot) {
   --level;
   set_frame(saved);
   ++stats_.tasks_executed;
+  const std::int64_t sending = platform::now_ns();
   remote_->send_completion(*this, h, out.data(), out.size(), error);
+  comm_ns_ += platform::now_ns() - sending;
   if (--poll_countdown_ <= 0) poll_remote();
 }
 
 void Worker::poll_remote() {
   poll_countdown_ = poll_interval_;
-  last_poll_ns_ = platform::now_ns();
-  if (remote_->region_active()) remote_->poll(*this);
+  const std::int64_t start = platform::now_ns();
+  last_poll_ns_ = start;
+  if (!remote_->region_active()) return;
+  remote_->poll(*this);
+  comm_ns_ += platform::now_ns() - start;
 }
 
 void Worker::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes, std::size_t size,
@@ -769,7 +774,8 @@ WorkerStats Worker::stats() const {
   s.time_active_s = platform::ns_to_s(active_ns_);
   s.time_search_s = platform::ns_to_s(search_ns_);
   s.time_steal_s = platform::ns_to_s(steal_ns_);
-  s.time_work_s = std::max(0.0, s.time_active_s - s.time_search_s - s.time_steal_s);
+  s.time_comm_s = platform::ns_to_s(comm_ns_);
+  s.time_work_s = std::max(0.0, s.time_active_s - s.time_search_s - s.time_steal_s - s.time_comm_s);
   for (int l = 0; l < policy::kLevels; ++l) s.levels[l].time_s = platform::ns_to_s(level_ns_[l]);
   return s;
 }
@@ -778,7 +784,7 @@ void Worker::reset_stats() noexcept {
   stats_ = WorkerStats{};
   deferred_ = slow_inlined_ = fast_inlined_ = 0;
   granted_ = -room;  // nothing spent yet of what remains
-  active_ns_ = search_ns_ = steal_ns_ = 0;
+  active_ns_ = search_ns_ = steal_ns_ = comm_ns_ = 0;
   for (std::int64_t& ns : level_ns_) ns = 0;
   deque_.reset_counters();
 }

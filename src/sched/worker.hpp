@@ -75,18 +75,18 @@ class Worker : public detail::WorkerCore {
     work_wanted.store(true, std::memory_order_relaxed);
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
+  // --trace: this worker's events (null when off; only the slow paths test it).
+  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
+  trace::WorkerTrace* trace() const noexcept { return trace_; }
+  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
+  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
+
   // Owner thread: the worker is looking for work (its load is its queue alone).
   bool searching() const noexcept { return searching_; }
 
   // The machine this worker steals in, and its place there: the victim
   // policy (Options::victim) is made for it. Before the first region.
   void set_places(const policy::Topology& topology, int place_base);
-
-  // --trace: this worker's events (null when off; only the slow paths test it).
-  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
-  trace::WorkerTrace* trace() const noexcept { return trace_; }
-  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
-  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -209,6 +209,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
   std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
+  std::int64_t comm_ns_ = 0;  // polls between tasks and completions sent (WorkerStats::time_comm_s)
 };
 
 }  // namespace heist::sched

@@ -24,6 +24,7 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"acquires", w.acquires},           {"max_queue", w.max_queue},
       {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
       {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
+      {"time_comm_s", w.time_comm_s},
       {"rank", w.rank},                   {"node", w.node},
       {"remote_steal_attempts", w.remote_steal_attempts}, {"remote_steals", w.remote_steals},
       {"remote_failed_steals", w.remote_failed_steals},   {"remote_tasks_stolen", w.remote_tasks_stolen},
