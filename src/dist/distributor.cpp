@@ -234,15 +234,14 @@ void Distributor::poll(sched::Worker& w) {
     PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
     flush_pending(p);
     drain_inbox(w, p);
-    if (success_only_ || push_) drain_mailbox(w, p);
     // This worker's load: its queued tasks, and the one it runs if it is not searching.
     p.load.store(static_cast<std::uint32_t>(w.queued()) + (w.searching() ? 0u : 1u), std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
     if (!lock.owns_lock()) return;
+    if (success_only_ || push_) answer_doorbell(w, p);
     if (success_only_) {
       const std::uint32_t load = process_load();
       if ((load > 0) != (published_ > 0) || published_ == 0xFFFFFFFFu) publish_load(p, load);
-      serve_requests(w, p);
     }
     if (push_) push_step(w, p);
     if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
@@ -311,11 +310,10 @@ std::uint32_t Distributor::reclaim(sched::Worker& w) {
 
 sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Level level) {
   return or_abort([&]() -> sched::StealOutcome {
-    // --remote-steal sequential: one worker of the process at a time. acquire
-    // / release: the token orders one holder's RMA calls before the next's
-    // (not needed for correctness, which each call keeps on its own).
+    // --remote-steal sequential: one worker of the process at a time (relaxed:
+    // the token guards no data, see distributor_locality.cpp).
     const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
-    if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return {};
+    if (sequential && remote_busy_.exchange(true, std::memory_order_relaxed)) return {};
     PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
     flush_pending(p);
     WorkerStats& s = w.stats_ref();
@@ -323,7 +321,7 @@ sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Lev
     p.buffer.clear();
     const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
     const std::uint32_t n = protocol_->steal(victim, w.id(), level, p.buffer, p.comm);
-    if (sequential) remote_busy_.store(false, std::memory_order_release);
+    if (sequential) remote_busy_.store(false, std::memory_order_relaxed);
     if (n == 0) {
       ++s.remote_failed_steals;
       return {0, true};

@@ -22,11 +22,12 @@
 // for at most k). Success-only (seed 003): every rank advertises its load
 // (tasks queued, plus workers busy with a task) on a board at each node's
 // first rank when it turns zero or non-zero; a thief reads its node's board
-// (one RMA get), queues a request (MPI_SUM on the victim's requests[thief])
-// at a rank of another node that advertises work, and the victim's next
-// poll with tasks queued answers it through the thief's TaskMailbox (or
-// queues its next spawn to answer with); a request is never declined, so
-// an inter-node steal never fails. Push (Chameleon, seed 004 §3.2): every
+// (one RMA get), queues a request (MPI_SUM on the victim's requests[thief],
+// then on its doorbell) at a rank of another node that advertises work, and
+// the victim's next poll with tasks queued answers it through the thief's
+// TaskMailbox (or queues its next spawn to answer with); a request is never
+// declined, so an inter-node steal never fails. A poll reads one word, the
+// doorbell, to learn of requests and deliveries. Push (Chameleon, seed 004 §3.2): every
 // --push-interval-us a rank publishes its load, reads the board, plans with
 // policy::plan_push and sends its share to the paired rank's mailbox.
 //
@@ -134,6 +135,7 @@ class Distributor final : public sched::RemoteWork {
   std::uint32_t process_load() const noexcept;
   void publish_load(PerWorker& p, std::uint32_t load);
   void read_board(PerWorker& p);
+  void answer_doorbell(sched::Worker& w, PerWorker& p);
   void serve_requests(sched::Worker& w, PerWorker& p);
   void push_step(sched::Worker& w, PerWorker& p);
   void drain_mailbox(sched::Worker& w, PerWorker& p);
@@ -184,7 +186,8 @@ class Distributor final : public sched::RemoteWork {
   policy::PushThresholds push_thresholds_;
   // Owner lock:
   std::vector<std::uint64_t> served_;  // [rank]: its requests answered
-  std::uint64_t served_total_ = 0;
+  std::uint64_t doorbell_seen_ = 0;
+  bool requests_waiting_ = false;      // a request could not be answered yet
   std::uint32_t published_ = 0xFFFFFFFFu;  // the load last advertised (none yet)
   std::int64_t next_push_ns_ = 0;
   std::atomic<bool> active_{false};

@@ -4,10 +4,13 @@
 //
 // Threads: request() runs on any worker; the board copy and buffers used are
 // the calling worker's (PerWorker). requested_[r] is an atomic flag so that
-// two workers never queue two requests at one rank: exchange(acq_rel) makes
-// exactly one of them the poster, and the delivery that clears it (relaxed
-// store: the flag is a hint on the thief's side, the victim counts requests
-// itself) happens after the victim read the request. serve_requests,
+// two workers never queue two requests at one rank: the exchange makes
+// exactly one of them the poster. Relaxed, as every access to it: the flag
+// guards no data (the victim counts requests itself, in its window, and the
+// delivery that clears the flag arrives after the victim read the request).
+// remote_busy_ (--remote-steal sequential) is relaxed for the same reason:
+// it only keeps a second worker from stealing remotely, and every buffer a
+// remote steal uses is the stealing worker's own. serve_requests,
 // publish_load and push_step run under the owner lock.
 #include <algorithm>
 #include <optional>
@@ -83,7 +86,7 @@ void Distributor::read_board(PerWorker& p) {
 bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) {
   return or_abort([&]() -> bool {
     const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
-    if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return false;
+    if (sequential && remote_busy_.exchange(true, std::memory_order_relaxed)) return false;
     PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
     flush_pending(p);
     read_board(p);
@@ -94,21 +97,33 @@ bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) 
     }
     const std::optional<int> victim = policy.next_rank(p.rng, advertised);
     bool posted = false;
-    if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_acq_rel)) {
+    if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_relaxed)) {
       window_.add(*victim, layout_.requests(rank_), 1, p.comm);
-      window_.add(*victim, layout_.request_total(), 1, p.comm);
+      window_.flush(*victim, p.comm);  // the request lands before the doorbell rings
+      window_.add(*victim, layout_.doorbell(), 1, p.comm);
       window_.flush(*victim, p.comm);
       ++w.stats_ref().remote_steal_attempts;
       posted = true;
     }
-    if (sequential) remote_busy_.store(false, std::memory_order_release);
+    if (sequential) remote_busy_.store(false, std::memory_order_relaxed);
     return posted;
   });
 }
 
+void Distributor::answer_doorbell(sched::Worker& w, PerWorker& p) {
+  // One read per poll: the doorbell rings after every request and every
+  // mailbox batch (each lands first), so nothing new is missed while it is
+  // silent; requests still unanswered are looked at again without it.
+  const std::uint64_t rung = window_.read_sync(rank_, layout_.doorbell(), p.comm);
+  if (rung == doorbell_seen_ && !requests_waiting_) return;
+  doorbell_seen_ = rung;
+  drain_mailbox(w, p);
+  if (success_only_) serve_requests(w, p);
+}
+
 void Distributor::serve_requests(sched::Worker& w, PerWorker& p) {
-  if (window_.read_sync(rank_, layout_.request_total(), p.comm) == served_total_) return;
   window_.read_words_sync(rank_, layout_.requests(0), p.words.data(), ranks_, p.comm);
+  requests_waiting_ = false;
   for (int t = 0; t < ranks_; ++t) {
     if (p.words[static_cast<std::size_t>(t)] == served_[static_cast<std::size_t>(t)]) continue;
     // A request of rank t waits: answer it now, or queue the next spawn to.
@@ -116,10 +131,10 @@ void Distributor::serve_requests(sched::Worker& w, PerWorker& p) {
     const std::uint32_t n = std::min(chunk_.take(queued, level_of(t)), mailbox_.max_batch() / 2);
     if (n == 0 || !send_tasks_to(t, MailKind::request, p, w, n)) {
       w.want_work();
+      requests_waiting_ = true;
       return;
     }
     ++served_[static_cast<std::size_t>(t)];
-    ++served_total_;
     ++w.stats_ref().requests_served;
   }
 }

@@ -1,5 +1,7 @@
 #include "dist/rma_window.hpp"
 
+#include <sys/prctl.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -8,9 +10,7 @@
 #include <utility>
 
 #include "dist/mpi_session.hpp"
-#include "platform/cpu.hpp"
 #include "platform/rng.hpp"
-#include "platform/timer.hpp"
 
 namespace heist::dist {
 
@@ -79,8 +79,11 @@ void RmaWindow::set_inter_node_delay(std::vector<char> far, int delay_us) {
 bool RmaWindow::delay(int target) noexcept {
   const bool far = target >= 0 && !far_.empty() && far_[static_cast<std::size_t>(target)] != 0;
   if (far && far_delay_ns_ > 0) {
-    const std::int64_t until = platform::now_ns() + far_delay_ns_;
-    while (platform::now_ns() < until) platform::cpu_relax();
+    // Sleep: the core stays free for the other ranks, as on a machine with a
+    // core per rank. A timer slack of 1 us (default 50) keeps the sleep near D.
+    thread_local const bool slack = prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL) == 0;
+    (void)slack;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(far_delay_ns_));
   }
   if (delay_us_ == 0) return far;
   thread_local platform::Rng rng(seed_ ^ reinterpret_cast<std::uintptr_t>(&rng));

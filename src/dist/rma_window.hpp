@@ -19,8 +19,10 @@
 // shake out orderings in the stress tests.
 // Virtual nodes: set_inter_node_delay() makes every operation (put, get,
 // accumulate, fetch-and-op, compare-and-swap; not a flush) whose target is
-// on another node wait that long first, busy-waiting like a thread blocked
-// on a network round trip (--inter-node-delay-us).
+// on another node wait that long first (--inter-node-delay-us). The thread
+// sleeps rather than spins: with more ranks than cores, a spinning thief
+// would take the core from the rank that has work, which a real network
+// round trip does not.
 #pragma once
 
 #include <mpi.h>

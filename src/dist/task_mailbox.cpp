@@ -38,6 +38,8 @@ void TaskMailbox::write(int target, std::uint64_t ticket, MailKind kind, const s
   }
   win_.flush(target, c);  // the entries are complete at the target before their seq word says so
   win_.replace(target, layout_.mail_seq(ticket), ticket + 1, c);
+  win_.flush(target, c);  // the seq word is visible before the doorbell rings (different words: no order otherwise)
+  win_.add(target, layout_.doorbell(), 1, c);
   win_.flush(target, c);
 }
 

@@ -10,6 +10,8 @@
 //   wait until t + n <= consumed + slots (NO_OP reads of consumed; `progress` runs meanwhile)
 //   put(entries t .. t+n-1) + flush                  -- header {from, n, kind} + task slot each
 //   accumulate(seq[t % slots], REPLACE, t + 1) + flush
+//   accumulate(doorbell, SUM, 1) + flush            -- after the seq word: the owner
+//                                                      looks at the mailbox when it rings
 // Owner (one thread at a time, under the mailbox lock), next ticket c:
 //   fetch NO_OP of seq[c % slots]; while it is c + 1: get entries c .. c+n-1
 //   (n from the header) + flush, deliver them, c += n; then

@@ -12,7 +12,7 @@
 //   inbox_consumed       owner                      MPI_REPLACE
 //   regions_done         every rank (rank 0's word) MPI_SUM (termination count)
 //   inbox_seq[i]         sender of ticket t         MPI_REPLACE (t + 1)
-//   request_total        success-only thieves       MPI_SUM (requests ever queued here)
+//   doorbell             requesters and senders     MPI_SUM (requests queued and mailbox batches sent here)
 //   requests[r]          thief rank r               MPI_SUM (requests r ever queued here)
 //   board[r]             rank r (node leaders' only) MPI_REPLACE (r's advertised load)
 //   mail_reserved        senders of tasks           MPI_SUM (ticket)
@@ -55,7 +55,7 @@ struct WindowLayout {
   // Locality (success-only requests, advertised loads, the task mailbox):
   // after everything above, so the protocols' offsets do not move.
   static constexpr MPI_Aint kMailHeader = 16;  // bytes before each mailbox slot
-  MPI_Aint request_total() const noexcept { return locality_base(); }
+  MPI_Aint doorbell() const noexcept { return locality_base(); }
   MPI_Aint mail_reserved() const noexcept { return locality_base() + 8; }
   MPI_Aint mail_consumed() const noexcept { return locality_base() + 16; }
   MPI_Aint requests(int rank) const noexcept { return locality_base() + 64 + 8 * static_cast<MPI_Aint>(rank); }

@@ -237,11 +237,12 @@ bool check_levels(const heist::WorkerStats& t, const std::string& victim, const 
   if (t.levels[5].failures + t.levels[6].failures != t.remote_failed_steals) ok = false;
   const heist::LevelStealStats& across = t.levels[6];
   if (victim == "success-only" && across.failures != 0) ok = false;
-  std::printf("%s: node %llu/%llu, machine %llu/%llu (failed %llu)%s\n", what.c_str(),
+  std::printf("%s: node %llu/%llu, machine %llu/%llu (failed %llu), pushed %llu%s\n", what.c_str(),
               static_cast<unsigned long long>(t.levels[5].successes),
               static_cast<unsigned long long>(t.levels[5].attempts),
               static_cast<unsigned long long>(across.successes), static_cast<unsigned long long>(across.attempts),
-              static_cast<unsigned long long>(across.failures), ok ? "" : "  STATISTICS DISAGREE");
+              static_cast<unsigned long long>(across.failures), static_cast<unsigned long long>(t.tasks_pushed),
+              ok ? "" : "  STATISTICS DISAGREE");
   return ok;
 }
 
