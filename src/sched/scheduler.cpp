@@ -6,6 +6,7 @@
 #include <thread>
 #include <utility>
 
+#include "sched/fiber_pool.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
 
@@ -30,6 +31,8 @@ Scheduler::Scheduler(const Options& options)
                           " input bytes, more than the task slot holds (" +
                           std::to_string(options_.task_input_bytes) +
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
+    if (uses_continuations(options_))
+      fibers_ = std::make_unique<FiberPool>(options_.workers, options_.fiber_stack_bytes, stride_, options_.max_fibers);
     for (int i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i, options_.workers));
     workers_[0]->bind();
     for (int i = 1; i < options_.workers; ++i) {

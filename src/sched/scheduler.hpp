@@ -34,6 +34,7 @@ namespace heist::sched {
 
 class Worker;
 class RemoteWork;
+class FiberPool;
 
 class Scheduler {
  public:
@@ -47,6 +48,8 @@ class Scheduler {
   Worker& worker(int i) noexcept { return *workers_[static_cast<std::size_t>(i)]; }
   const task::TaskRegistry& registry() const noexcept { return registry_; }
   std::size_t stride() const noexcept { return stride_; }
+  // The fibers of continuation stealing; null when the run uses none.
+  FiberPool* fiber_pool() const noexcept { return fibers_.get(); }
 
   void activate() noexcept;
   void deactivate() noexcept;
@@ -78,6 +81,7 @@ class Scheduler {
   Options options_;
   task::TaskRegistry& registry_;
   std::size_t stride_;
+  std::unique_ptr<FiberPool> fibers_;  // before workers_: it outlives them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<platform::NativeThread>> threads_;
   std::atomic<bool> active_{false};
