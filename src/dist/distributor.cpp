@@ -130,21 +130,23 @@ void Distributor::poll(sched::Worker& w) {
   std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   if (!protocol_->dry(p.comm)) return;
-  if (w.queued() >= 1) release_from(w, p);
-  else if (protocol_->asked()) w.want_work();  // queue work at the next spawn; the next poll releases it
+  // Nothing that may leave the process (an empty deque, or only closures and
+  // continuations): queue work at the next spawn; the next poll releases it.
+  if ((w.queued() == 0 || release_from(w, p) == 0) && protocol_->asked()) w.want_work();
 }
 
-void Distributor::release_from(sched::Worker& w, PerWorker& p) {
+std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
   const std::uint32_t room = protocol_->room();
-  if (room == 0) return;
+  if (room == 0) return 1;  // the public queue is full: nothing to ask for
   const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
   p.buffer.clear();
   const std::uint32_t n = w.take_oldest(std::min(room, half), p.buffer, max_output());
-  if (n == 0) return;
+  if (n == 0) return 0;
   std::vector<std::byte> returned;
   protocol_->release(p.buffer.data(), n, returned, p.comm);
   ++w.stats_ref().public_releases;
   for (std::size_t at = 0; at < returned.size(); at += stride_) w.accept_stolen(returned.data() + at);
+  return n;
 }
 
 void Distributor::drain_inbox(sched::Worker& w, PerWorker& p) {

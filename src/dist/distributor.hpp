@@ -88,7 +88,8 @@ class Distributor final : public sched::RemoteWork {
     int pending_target = -1;        // a non-blocking call awaits its flush
   };
 
-  void release_from(sched::Worker& w, PerWorker& p);
+  // Tasks released to the public queue (0: none may leave; the queue being full counts as 1).
+  std::uint32_t release_from(sched::Worker& w, PerWorker& p);
   std::uint32_t accept(sched::Worker& w, PerWorker& p, int from);
   void flush_pending(PerWorker& p);
   void drain_inbox(sched::Worker& w, PerWorker& p);

@@ -162,6 +162,9 @@ policy::SpawnAction Worker::decide_spawn() {
   // A thread's own stack never migrates, so it cannot expose a continuation:
   // under continuation stealing its spawns are queued, to run on fibers.
   if (native_ && conts_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
+  // Another process asked for work: continuations never leave this one, so
+  // the next spawn is queued as a task that can (end_queue releases it).
+  if (remote_asked_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
