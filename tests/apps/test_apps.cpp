@@ -49,11 +49,16 @@ std::uint64_t queens_nodes(std::uint32_t n, std::uint32_t row = 0, std::uint32_t
   return nodes;
 }
 
+// Sanitizer builds run the two largest cases smaller (heist_test.hpp).
+const std::size_t kSpantreeVertices = heist_test::scaled(20000, 2000);
+const std::size_t kMatmulTasks = heist_test::scaled(200, 50);
+
 const AppCase kCases[] = {
-    {"spantree", {"--vertices", "20000", "--degree", "3", "--graph-seed", "7"}, 20000},
+    {"spantree", {"--vertices", std::to_string(kSpantreeVertices), "--degree", "3", "--graph-seed", "7"},
+     kSpantreeVertices},
     {"sor", {"--n", "101", "--iterations", "4", "--chunks", "7"}, 4 * 2 * 7},
     {"bpc", {"--depth", "30", "--consumers", "12", "--consumer-us", "2", "--producer-us", "1"}, 30 * 13},
-    {"matmul", {"--size", "32", "--tasks", "200"}, 200},
+    {"matmul", {"--size", "32", "--tasks", std::to_string(kMatmulTasks)}, kMatmulTasks},
     // 36 fwd + 36 bdiv + 146 bmod tasks (36 of them fill in a null block)
     {"sparselu", {"--blocks", "12", "--block-size", "16"}, 36 + 36 + 146},
     {"fib", {"--n", "16", "--cutoff", "0"}, 2 * 1597 - 1},  // 2 fib(n+1) - 1 spawns
@@ -138,7 +143,7 @@ TEST(Apps, SequentialRunsVerifyAndAgreeWithParallel) {
 
 TEST(Apps, ResultsAreTheExpectedCounts) {
   heist::Runtime runtime(options(2, SpawnPolicy::bounded));
-  EXPECT_EQ(make_app("spantree", kCases[0].args)->run_parallel().result.get<std::uint64_t>(), 20000u);
+  EXPECT_EQ(make_app("spantree", kCases[0].args)->run_parallel().result.get<std::uint64_t>(), kSpantreeVertices);
   const RunOutput bpc = make_app("bpc", kCases[2].args)->run_parallel();
   EXPECT_EQ(bpc.result.get<std::uint64_t>(), 30u * 12u);
   EXPECT_EQ(bpc.extra["producers"].get<std::uint64_t>(), 30u);

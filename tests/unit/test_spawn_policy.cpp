@@ -172,7 +172,7 @@ TEST(SpawnDecider, SlawBoundsInlineFramesWhileTheQueueStaysLong) {
     if (defer(d, queued, frames)) ++queued;
     else deepest = std::max(deepest, ++frames);
   }
-  EXPECT_GT(deepest, 0u);  // it did switch to work-first
+  EXPECT_GT(deepest, 0u);  // it did switch to inline
   EXPECT_LE(deepest, static_cast<unsigned>(o.slaw_stack_frames + o.slaw_interval));
 }
 
