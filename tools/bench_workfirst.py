@@ -16,6 +16,8 @@ Sections:
          fails (work-first out of stack) is recorded with its message
   fig7   seed 002 Figure 7: SOR speedup over the sequential version, P chunks
          per colour for P workers, under both policies
+  depth  work-first, 2 workers, by --expose-depth (0: only on request) for
+         fib(35), nqueens(13) and uts T1: the choice of the default
 
 Timings are medians. fib35, fig12 and fig7 run their configurations in
 rounds (each round runs every configuration once, --repeat 1), so slow
@@ -129,6 +131,19 @@ def fig7(heist, repeat):
     return {"times": times, "stats": {k: v.get("stats", {}) for k, v in last.items()}}
 
 
+def depth(heist, repeat):
+    apps = {"fib(35)": ["fib", "--n", "35", "--cutoff", "0"], "nqueens(13)": ["nqueens", "--n", "13", "--cutoff", "0"],
+            "uts T1": ["uts", "--tree", "T1"]}
+    configs = {}
+    for name, args in apps.items():
+        configs[f"{name} seq"] = args + ["--seq"]
+        configs[f"{name} 1w"] = args + ["--policy", "work-first", "--workers", "1"]
+        for d in (0, 1, 2, 4, 8):
+            configs[f"{name} D={d}"] = args + ["--policy", "work-first", "--workers", "2", "--expose-depth", str(d)]
+    times, last = rounds(heist, configs, repeat)
+    return {"times": times, "stats": {k: v.get("stats", {}) for k, v in last.items()}}
+
+
 def plots(results, out):
     import matplotlib
     matplotlib.use("Agg")
@@ -145,7 +160,8 @@ def plots(results, out):
                    label=policy)
         ax.set_xticks(list(xs), [str(th) for th in thresholds])
         ax.set_xlabel("threshold T (calls with n <= T are sequential)")
-        ax.set_ylabel("time (s), median")
+        ax.set_ylabel("time (s), median, log scale")
+        ax.set_yscale("log")
         ax.set_title("fib(40), 2 workers (seed 002 Fig. 12)")
         ax.legend()
         fig.tight_layout()
@@ -237,6 +253,16 @@ def tables(results):
         for k, v in t.items():
             lines.append(f"| {k} | {v:.4f} | {seq / v:.2f} |")
         lines.append("")
+    if "depth" in results:
+        t = {k: med(v) for k, v in results["depth"]["times"].items()}
+        st = results["depth"]["stats"]
+        lines += ["### work-first, 2 workers, by --expose-depth", "",
+                  "| app | sequential (s) | 1 worker (s) | D=0 | D=1 | D=2 | D=4 | D=8 |", "|---|---|---|---|---|---|---|---|"]
+        for name in ("fib(35)", "nqueens(13)", "uts T1"):
+            cells = [f"{t[f'{name} D={d}']:.4f} ({st[f'{name} D={d}'].get('continuations_exposed')} exp.)"
+                     for d in (0, 1, 2, 4, 8)]
+            lines.append(f"| {name} | {t[f'{name} seq']:.4f} | {t[f'{name} 1w']:.4f} | " + " | ".join(cells) + " |")
+        lines.append("")
     return "\n".join(lines)
 
 
@@ -245,7 +271,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--out", default="docs/results")
-    ap.add_argument("--only", default="fib35,fig12,fig13,fig7")
+    ap.add_argument("--only", default="fib35,fig12,fig13,fig7,depth")
     ap.add_argument("--sizes", default="62500,250000,1000000,4000000,9000000", help="fig13 graph sizes")
     ap.add_argument("--from-json", help="only redraw the tables and figures from this workfirst.json")
     args = ap.parse_args()
@@ -263,6 +289,8 @@ def main():
             results["fig12"] = fig12(heist, args.repeat)
         if "fig7" in only:
             results["fig7"] = fig7(heist, args.repeat)
+        if "depth" in only:
+            results["depth"] = depth(heist, args.repeat)
         if "fig13" in only:
             results["fig13"] = fig13(heist, max(5, args.repeat // 2 + 1), [int(v) for v in args.sizes.split(",")])
         results["loadavg_after"] = os.getloadavg()

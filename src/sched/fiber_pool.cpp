@@ -19,8 +19,9 @@ void Fiber::reset(int level) noexcept {
   state.frame = &base;
   state.depth = 0;
   state.help_depth = 0;
-  state.finishes.clear();
-  state.inline_frames.clear();
+  containers.finishes.clear();
+  containers.inline_frames.clear();
+  state.containers = &containers;
   state.context = id;
   state.native = false;
   state.no_migrate = 0;

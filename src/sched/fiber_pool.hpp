@@ -35,6 +35,7 @@ struct Fiber {
   const int id;  // context id: FinishScope::owner of scopes opened on it
   platform::FiberStack stack;
   platform::Context context;
+  StackContainers containers;
   StackState state;  // the worker's stack state while this fiber is not running
   Frame base;        // bottom of the frame chain of the code running on it
   std::unique_ptr<std::byte[]> slot;  // a task slot: the child an exposure starts here

@@ -17,6 +17,14 @@
 
 namespace heist::sched {
 
+// The containers of a stack's state. They stay where they are (in the Worker
+// for its own stack, in the Fiber for a fiber); a switch swaps a pointer.
+struct StackContainers {
+  std::deque<FinishRecord> finishes;   // open finish scopes, innermost last
+  std::deque<Frame> inline_frames;     // frames of inline tasks that queued joined children
+  std::vector<std::unique_ptr<std::byte[]>> exec_buffers;  // one slot per help depth
+};
+
 struct StackState {
   // WorkerCore's part (read by the inline fast paths).
   int level = 0;
@@ -25,9 +33,7 @@ struct StackState {
   // Worker's part.
   int depth = 0;       // queued tasks running on this stack
   int help_depth = 0;  // help loops on this stack
-  std::deque<FinishRecord> finishes;
-  std::deque<Frame> inline_frames;
-  std::vector<std::unique_ptr<std::byte[]>> exec_buffers;
+  StackContainers* containers = nullptr;
   int context = -1;       // the id FinishScope::owner names this stack by
   bool native = true;     // a thread's own stack (never migrates) rather than a fiber
   int no_migrate = 0;     // > 0: code on this stack below here must stay on its worker

@@ -77,9 +77,7 @@ void Worker::exchange_stack(StackState& s) noexcept {
   std::swap(frame, s.frame);
   std::swap(depth_, s.depth);
   std::swap(help_depth_, s.help_depth);
-  std::swap(finishes_, s.finishes);
-  std::swap(inline_frames_, s.inline_frames);
-  std::swap(exec_buffers_, s.exec_buffers);
+  std::swap(stack_, s.containers);
   std::swap(ctx_, s.context);
   std::swap(native_, s.native);
   std::swap(no_migrate_, s.no_migrate);
@@ -201,7 +199,7 @@ Frame& Worker::joined_frame() {
   Frame& f = current_frame();
   if (f.level == level) return f;
   // An inline task queues its first joined child: it gets a frame now.
-  Frame& made = inline_frames_.emplace_back(ctx_, &f, f.ief, level);
+  Frame& made = stack_->inline_frames.emplace_back(ctx_, &f, f.ief, level);
   set_frame(&made);
   return made;
 }
@@ -210,7 +208,7 @@ void Worker::close_inline_frame() noexcept {
   Frame& f = current_frame();
   wait_frame(f);  // the implicit wait at the end of a task
   set_frame(f.parent);
-  inline_frames_.pop_back();
+  stack_->inline_frames.pop_back();
 }
 
 void Worker::flush_fence(Frame& f) {
@@ -380,8 +378,9 @@ void Worker::release_dependents(detail::SyncNode* node) {
 
 std::byte* Worker::exec_buffer(int depth) {
   const auto d = static_cast<std::size_t>(depth);
-  while (exec_buffers_.size() <= d) exec_buffers_.push_back(std::make_unique<std::byte[]>(sched_.stride()));
-  return exec_buffers_[d].get();
+  auto& buffers = stack_->exec_buffers;
+  while (buffers.size() <= d) buffers.push_back(std::make_unique<std::byte[]>(sched_.stride()));
+  return buffers[d].get();
 }
 
 void Worker::execute(std::byte* slot) {
@@ -659,11 +658,11 @@ void Worker::fence_current() {
 
 detail::FrameCore* Worker::finish_begin(int policy) {
   const SpawnPolicy outer = policy_here();
-  FinishRecord& record = finishes_.emplace_back(ctx_, &current_frame(), level);
+  FinishRecord& record = stack_->finishes.emplace_back(ctx_, &current_frame(), level);
   record.scope.policy = static_cast<std::int8_t>(policy >= 0 ? policy : static_cast<int>(outer));
   if (!conts_ && steals_continuations(static_cast<SpawnPolicy>(record.scope.policy))) {
     const SpawnPolicy asked = static_cast<SpawnPolicy>(record.scope.policy);
-    finishes_.pop_back();
+    stack_->finishes.pop_back();
     throw std::logic_error(std::string("heist: finish(") + to_string(asked) +
                            ") steals continuations: run with --continuations on (HEIST_CONTINUATIONS=on) or a "
                            "--policy that steals them (work-first, adaptive)");
@@ -675,13 +674,13 @@ detail::FrameCore* Worker::finish_begin(int policy) {
 
 void Worker::finish_end(detail::FrameCore* core) {
   auto& record = static_cast<FinishRecord&>(static_cast<Frame&>(*core));
-  if (&record != &finishes_.back()) throw std::logic_error("heist: finish scopes closed out of order");
+  if (&record != &stack_->finishes.back()) throw std::logic_error("heist: finish scopes closed out of order");
   help_until([&] {
     if (record.fence) flush_fence(record);
     return record.joined_drained() && record.scope.drained_for_owner();
   });
   set_frame(record.parent);
-  finishes_.pop_back();
+  stack_->finishes.pop_back();
   leave_region();
 }
 
@@ -693,10 +692,10 @@ void Worker::wait_sync(detail::SyncNode* node) {
 // ---------------------------------------------------------------- distributed regions
 
 void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
-  if (!at_top_level() || !finishes_.empty())
+  if (!at_top_level() || !stack_->finishes.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
-  FinishRecord& record = finishes_.emplace_back(ctx_, &current_frame(), level);
+  FinishRecord& record = stack_->finishes.emplace_back(ctx_, &current_frame(), level);
   set_frame(&record);
   std::exception_ptr error;
   if (seed && conts_) {
@@ -734,7 +733,7 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
     return record.joined_drained() && record.scope.drained_for_owner();
   });
   set_frame(record.parent);
-  finishes_.pop_back();
+  stack_->finishes.pop_back();
   if (remote_ != nullptr) help_until([this] { return remote_->region_done(*this); });
   if (sched_.active()) {
     sched_.deactivate();
@@ -765,7 +764,7 @@ std::uint32_t Worker::steal_once() {
 
 bool Worker::root_empty() noexcept {
   if (depth_ > 0) return false;  // a task is running on this stack
-  for (FinishRecord& record : finishes_)
+  for (FinishRecord& record : stack_->finishes)
     if (!record.joined_drained() || !record.scope.drained_for_owner()) return false;
   return root_frame_.joined_drained() && root_scope_.drained_for_owner();
 }

@@ -178,13 +178,12 @@ class Worker : public detail::WorkerCore {
   int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)
   Frame root_frame_;
   detail::FinishScope root_scope_;
-  std::deque<FinishRecord> finishes_;  // open finish scopes, innermost last
-  std::deque<Frame> inline_frames_;    // frames of inline tasks that queued joined children
-  std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
+  StackContainers native_containers_;            // finish scopes, inline frames, exec buffers of the thread's stack
+  StackContainers* stack_ = &native_containers_;  // ... of the running stack
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
   // The rest of the running stack's state (StackState; with the fields of
-  // WorkerCore and depth_ ... exec_buffers_ above).
+  // WorkerCore and depth_ ... stack_ above).
   int ctx_;                       // owner id of scopes opened on this stack (== id_ on the native stack)
   bool native_ = true;            // running on the thread's own stack
   int no_migrate_ = 0;            // code below must stay on this worker (foreign tasks, full deque)

@@ -510,6 +510,7 @@ TEST_P(FinishAsync, DfsSpanningTreeWithEscapingAsyncs) {
   const Graph g = random_graph(n, n, 7 + n);
   heist::Options o = opts();
   o.worker_stack_bytes = std::size_t{512} << 20;
+  o.fiber_stack_bytes = std::size_t{512} << 20;  // work-first recurses on fibers (reserved, committed as used)
   heist_test::run_on_big_stack(std::size_t{512} << 20, [&] {
     heist::Runtime rt(o);
     for (std::uint32_t root : {0u, n / 2}) {
