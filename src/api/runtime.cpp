@@ -26,13 +26,13 @@ sched::Worker& current_worker() {
   return *w;
 }
 
-// Under continuation stealing a wait on a fiber suspends it until `scope`
-// drains (ContinuationEngine); returns the worker the caller goes on with,
-// which may be another one. Elsewhere, or when the fiber may not move, it
-// returns `w` and the caller's Worker helps until the scope drains.
+// Under work-first a wait on a fiber suspends it until `scope` drains
+// (ContinuationEngine); returns the worker the caller goes on with, which
+// may be another one. Elsewhere (other policies, or a fiber that may not
+// move) it returns `w` and the caller's Worker helps until the scope drains.
 sched::Worker& await_drained(sched::Worker& w, detail::FinishScope& scope) {
   sched::ContinuationEngine* engine = w.continuations();
-  if (engine == nullptr || scope.drained_for_owner() || !engine->can_suspend()) return w;
+  if (engine == nullptr || scope.drained_for_owner() || !w.waits_by_suspending() || !engine->can_suspend()) return w;
   return engine->suspend_until_drained(scope);
 }
 }  // namespace
@@ -193,15 +193,19 @@ void spawn_closure(const ClosureOps& ops, void* object) { current_worker().spawn
 
 void wait_slow() {
   sched::Worker* w = &current_worker();
-  sched::Frame& f = w->current_frame();
-  if (f.level == w->level && !f.fence) w = &await_drained(*w, f.join);
+  if (w->continuations() != nullptr) {
+    sched::Frame& f = w->current_frame();
+    if (f.level == w->level && !f.fence) w = &await_drained(*w, f.join);
+  }
   w->wait_current();
 }
 
 void close_inline_frame() noexcept {
   sched::Worker* w = sched::Worker::current();
-  sched::Frame& f = w->current_frame();
-  if (!f.fence) w = &await_drained(*w, f.join);
+  if (w->continuations() != nullptr) {
+    sched::Frame& f = w->current_frame();
+    if (!f.fence) w = &await_drained(*w, f.join);
+  }
   w->close_inline_frame();
 }
 
@@ -219,7 +223,7 @@ FrameCore* finish_begin_with(int policy) { return current_worker().finish_begin(
 void finish_end(FrameCore* finish) {
   sched::Worker* w = &current_worker();
   auto& record = static_cast<sched::FinishRecord&>(static_cast<sched::Frame&>(*finish));
-  if (!record.fence) {
+  if (w->continuations() != nullptr && !record.fence) {
     w = &await_drained(*w, record.join);   // joined children of the finish body
     w = &await_drained(*w, record.scope);  // its asyncs, escaping ones included
   }

@@ -145,6 +145,11 @@ std::int64_t Worker::inline_budget() const noexcept {
   return room / per_frame;
 }
 
+bool Worker::waits_by_suspending() const noexcept {
+  const SpawnPolicy p = policy_here();
+  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !decider_.slaw_help_first());
+}
+
 void Worker::stack_exhausted() const {
   throw std::runtime_error(
       "heist: work-first ran out of stack: " + std::to_string(level - base_level_) +
@@ -169,7 +174,7 @@ policy::SpawnAction Worker::decide_spawn() {
   facts.public_tasks = deque_.public_size();
   facts.inline_frames = static_cast<unsigned>(level - base_level_);
   facts.depth = static_cast<unsigned>(level);
-  facts.inline_budget = inline_budget();
+  if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
   if (work_wanted.load(std::memory_order_relaxed)) {
     work_wanted.store(false, std::memory_order_relaxed);
     facts.thief_asked = true;
@@ -419,12 +424,12 @@ void Worker::execute(std::byte* slot) {
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
-  resumed()->end_task(child, saved, h);
+  (conts_ ? resumed() : this)->end_task(child, saved, h);
 }
 
 void Worker::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h) {
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
-    if (conts_ && !child.fence && conts_->can_suspend()) {
+    if (conts_ && !child.fence && waits_by_suspending() && conts_->can_suspend()) {
       Worker& now = conts_->suspend_until_drained(child.join);
       if (&now != this) return now.end_task(child, saved, h);
     }

@@ -84,6 +84,9 @@ class Worker : public detail::WorkerCore {
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
   ContinuationEngine* continuations() noexcept { return conts_.get(); }
+  // Does a wait here suspend its fiber (work-first, adaptive in its
+  // work-first mode) rather than help in place (every other policy)?
+  bool waits_by_suspending() const noexcept;
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
