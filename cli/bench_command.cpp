@@ -40,6 +40,8 @@ std::function<int()> add_bench_command(CLI::App& root) {
           "root: one root task on rank 0; pool: every rank seeds an SPMD task pool")
       ->check(CLI::IsMember({"root", "pool"}));
   bench->add_flag("--json", state->settings.json, "print one JSON object as the last line");
+  bench->add_flag("--no-spawn-probe{false}", state->settings.spawn_probe,
+                  "skip the probe that measures table1's task creation overhead (its fields become null)");
   for (const OptionSpec& spec : option_table()) {
     bench->add_option_function<std::string>(
         spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },

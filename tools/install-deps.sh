@@ -9,6 +9,7 @@ packages=(
   libboost-context-dev python3-matplotlib
   libopenmpi-dev openmpi-bin
   spin
+  iproute2 iputils-ping
 )
 missing=()
 for p in "${packages[@]}"; do

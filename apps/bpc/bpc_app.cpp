@@ -9,6 +9,7 @@
 #include "common/app_registry.hpp"
 
 namespace heist::apps::bpc {
+std::vector<TaskIo> bpc_task_io();
 namespace {
 
 class BpcApp final : public App {
@@ -33,6 +34,7 @@ class BpcApp final : public App {
   RunOutput run_sequential() override { return output(bpc_sequential(bpc_params())); }
   RunOutput run_parallel() override { return output(bpc_heist(bpc_params())); }
   RunOutput run_root(heist::Runtime& runtime) override { return output(bpc_heist(runtime, bpc_params())); }
+  std::vector<TaskIo> task_io() const override { return bpc_task_io(); }
   bool verify(const RunOutput& out) override {
     const auto depth = static_cast<std::uint64_t>(depth_);
     return out.result.get<std::uint64_t>() == depth * static_cast<std::uint64_t>(consumers_) &&

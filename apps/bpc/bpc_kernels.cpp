@@ -6,6 +6,7 @@
 #include <heist/heist.hpp>
 
 #include "bpc/bpc.hpp"
+#include "common/task_io.hpp"
 
 namespace heist::apps::bpc {
 
@@ -90,6 +91,10 @@ BpcCounts bpc_heist(heist::Runtime& runtime, const BpcParams& params) {
   });
   const BpcCounts mine = sum_tallies();
   return {runtime.sum_over_ranks(mine.producers), runtime.sum_over_ranks(mine.consumers)};
+}
+
+std::vector<TaskIo> bpc_task_io() {
+  return {task_io_of(producer_task, "apps.bpc.producer"), task_io_of(consumer_task, "apps.bpc.consumer")};
 }
 
 }  // namespace heist::apps::bpc

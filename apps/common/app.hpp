@@ -12,6 +12,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "common/task_io.hpp"
+
 namespace heist {
 class Runtime;
 }
@@ -45,6 +47,9 @@ class App {
   // run_parallel() on rank 0 inside Runtime::root; apps whose tasks use
   // per-process state set it up on every rank and combine it afterwards.
   virtual RunOutput run_root(heist::Runtime& runtime);
+  // The app's task functions with their input and output bytes (seed 000
+  // Table 1), for the options in effect.
+  virtual std::vector<TaskIo> task_io() const = 0;
   // Whether `out` is correct (against a reference table or the sequential version).
   virtual bool verify(const RunOutput& out) = 0;
   // The time the bench runner reports for a run (time_s, times_s) when the

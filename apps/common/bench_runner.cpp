@@ -11,6 +11,8 @@
 
 #include <heist/heist.hpp>
 
+#include "common/spawn_probe.hpp"
+#include "common/table1.hpp"
 #include "stats/stats_json.hpp"
 
 namespace heist::apps {
@@ -49,6 +51,12 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
                 report["ranks"].get<int>(), report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
   out << line;
   if (!report.contains("stats")) return;
+  const nlohmann::json& t1 = report["table1"];
+  std::snprintf(line, sizeof line, "table 1: avg task %.3f us  creation overhead %s us (inline %s us)  steals %llu  serialized %llu (%.1f%%)\n",
+                t1["avg_task_time_us"].get<double>(), t1["task_creation_overhead_us"].dump().c_str(),
+                t1["inline_spawn_overhead_us"].dump().c_str(), t1["steals"].get<unsigned long long>(),
+                t1["tasks_serialized"].get<unsigned long long>(), 100.0 * t1["tasks_serialized_share"].get<double>());
+  out << line;
   const nlohmann::json& s = report["stats"];
   std::snprintf(line, sizeof line,
                 "tasks created %llu  executed %llu  inlined %llu  stolen %llu  steals %llu/%llu attempts\n",
@@ -68,6 +76,16 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
                   rma["bytes"].get<unsigned long long>());
     out << line;
   }
+  // Steals by hierarchy level: successes/attempts (tasks).
+  std::string by_level;
+  for (const auto& [level, l] : s["levels"].items()) {
+    if (l["attempts"].get<unsigned long long>() == 0 && l["successes"].get<unsigned long long>() == 0) continue;
+    std::snprintf(line, sizeof line, "  %s %llu/%llu (%llu tasks)", level.c_str(), l["successes"].get<unsigned long long>(),
+                  l["attempts"].get<unsigned long long>(), l["tasks"].get<unsigned long long>());
+    by_level += line;
+  }
+  if (!by_level.empty())
+    out << "steals by level:" << by_level << "; failed inter-node " << s["failed_steals_inter_node"].dump() << "\n";
   // Per-worker time breakdown, after seed 004's per-rank figure.
   out << "rank worker      work_s    search_s     steal_s   executed     stolen  r-stolen\n";
   int id = 0;
@@ -127,6 +145,10 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
     }
     if (!lead) return 0;
   }
+  // After the measured runtime is gone: the probe makes its own.
+  std::optional<SpawnCost> spawn_cost;
+  if (!settings.sequential && settings.spawn_probe)
+    spawn_cost = measure_spawn_cost(largest_input(app.task_io()), runtime_options);
   const std::size_t mid = median_index(runs);
   nlohmann::json report;
   report["app"] = app.name();
@@ -136,10 +158,22 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
     params["policy"] = to_string(runtime_options.policy);
     params["queue_bound"] = runtime_options.queue_bound;
     params["chunk"] = to_string(runtime_options.chunk);
+    params["victim"] = to_string(runtime_options.victim.kind);
+    params["hvs_attempts"] = to_string(runtime_options.victim.hvs);
+    params["hierarchy"] = to_string(runtime_options.hierarchy);
     params["mode"] = settings.mode == RunMode::pool ? "pool" : "root";
     if (ranks > 1) {
       params["protocol"] = to_string(runtime_options.protocol);
-      params["remote_chunk"] = to_string(runtime_options.remote_chunk);
+      params["balance"] = to_string(runtime_options.balance);
+      params["remote_steal"] = to_string(runtime_options.remote_steal);
+      params["ranks_per_node"] = runtime_options.ranks_per_node;
+      params["inter_node_delay_us"] = runtime_options.inter_node_delay_us;
+      if (runtime_options.balance == BalanceMode::push) {
+        const PushOptions& push = runtime_options.push;
+        params["push"] = {{"min_tasks", push.min_tasks},   {"min_imbalance", push.min_imbalance},
+                          {"min_ratio", push.min_ratio},   {"share", push.share},
+                          {"max_tasks", push.max_tasks},   {"interval_us", push.interval_us}};
+      }
     }
   }
   report["params"] = params;
@@ -156,7 +190,10 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   report["result"] = runs[mid].output.result;
   report["verified"] = verified;
   if (!runs[mid].output.extra.empty()) report["extra"] = runs[mid].output.extra;
-  if (!settings.sequential) report["stats"] = stats::to_json(stats[mid]);
+  if (!settings.sequential) {
+    report["table1"] = table1_json(app.task_io(), stats[mid], spawn_cost);
+    report["stats"] = stats::to_json(stats[mid]);
+  }
   if (settings.json) out << report.dump() << std::endl;
   else print_summary(out, report);
   return verified ? 0 : 1;

@@ -18,6 +18,7 @@ struct BenchSettings {
   bool sequential = false;  // run the sequential version
   bool json = false;
   RunMode mode = RunMode::root;  // root task on rank 0, or an SPMD task pool
+  bool spawn_probe = true;  // measure the task creation overhead (common/spawn_probe.hpp) for table1
 };
 
 // Under mpirun every rank calls it (the runtime's regions are collective);

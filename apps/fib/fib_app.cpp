@@ -2,9 +2,11 @@
 #include <stdexcept>
 
 #include "common/app_registry.hpp"
+#include "common/task_io.hpp"
 #include "fib/fib.hpp"
 
 namespace heist::apps::fib {
+std::vector<TaskIo> fib_task_io(bool closures);
 namespace {
 
 class FibApp final : public App {
@@ -29,6 +31,7 @@ class FibApp final : public App {
   RunOutput run_parallel() override {
     return {style_ == "spawn" ? fib_heist(n_, cutoff_) : fib_heist_closures(n_, cutoff_)};
   }
+  std::vector<TaskIo> task_io() const override { return fib_task_io(style_ == "closure"); }
   bool verify(const RunOutput& out) override { return out.result.get<std::uint64_t>() == fib_reference(n_); }
 
  private:

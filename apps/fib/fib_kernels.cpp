@@ -2,6 +2,8 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
+
 namespace heist::apps::fib {
 
 namespace {
@@ -30,13 +32,23 @@ void fib_body(const FibIn& in, std::uint64_t* out) {
   *out = x + y;
 }
 
+std::uint64_t fib_closure(int n, int cutoff);
+
+// The closure of --style closure: a local-only async writing through a pointer.
+struct FibClosure {
+  std::uint64_t* result;
+  int n;
+  int cutoff;
+  void operator()() const { *result = fib_closure(n, cutoff); }
+};
+
 std::uint64_t fib_closure(int n, int cutoff) {
   if (n < 2) return static_cast<std::uint64_t>(n);
   if (n < cutoff) return fib_sequential(n);
   std::uint64_t x = 0, y = 0;
   heist::finish([&] {
-    heist::async([&] { x = fib_closure(n - 1, cutoff); });
-    heist::async([&] { y = fib_closure(n - 2, cutoff); });
+    heist::async(FibClosure{&x, n - 1, cutoff});
+    heist::async(FibClosure{&y, n - 2, cutoff});
   });
   return x + y;
 }
@@ -54,6 +66,11 @@ std::uint64_t fib_heist_closures(int n, int cutoff) {
   std::uint64_t result = 0;
   heist::finish([&] { heist::async([&] { result = fib_closure(n, cutoff); }); });
   return result;
+}
+
+std::vector<TaskIo> fib_task_io(bool closures) {
+  if (closures) return {closure_io_of<FibClosure>("fib closure (local-only async)")};
+  return {task_io_of(fib_task, "apps.fib")};
 }
 
 }  // namespace heist::apps::fib

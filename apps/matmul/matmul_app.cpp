@@ -9,6 +9,7 @@
 #include "matmul/matmul.hpp"
 
 namespace heist::apps::matmul {
+std::vector<TaskIo> matmul_task_io();
 namespace {
 
 class MatmulApp final : public App {
@@ -32,6 +33,7 @@ class MatmulApp final : public App {
     matmul_heist(size_, static_cast<std::uint32_t>(tasks_), checksums_);
     return {sum(checksums_)};
   }
+  std::vector<TaskIo> task_io() const override { return matmul_task_io(); }
   bool verify(const RunOutput& out) override {
     if (!reference_ || reference_key_ != std::make_pair(size_, tasks_)) {
       reference_.emplace();

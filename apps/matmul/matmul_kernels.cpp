@@ -4,6 +4,7 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "matmul/matmul.hpp"
 
 namespace heist::apps::matmul {
@@ -79,5 +80,7 @@ void matmul_heist(int size, std::uint32_t tasks, std::vector<double>& checksums)
   for (std::uint32_t i = 0; i < tasks; ++i) heist::spawn(matmul_task, MatmulIn{i, size}, &checksums[i]);
   heist::wait();
 }
+
+std::vector<TaskIo> matmul_task_io() { return {task_io_of(matmul_task, "apps.matmul.task")}; }
 
 }  // namespace heist::apps::matmul

@@ -5,6 +5,7 @@
 #include "nqueens/nqueens.hpp"
 
 namespace heist::apps::nqueens {
+std::vector<TaskIo> nqueens_task_io();
 namespace {
 
 class NQueensApp final : public App {
@@ -34,6 +35,7 @@ class NQueensApp final : public App {
   std::optional<RunOutput> run_pool(heist::Runtime& runtime) override {
     return RunOutput{count_heist_pool(runtime, n_, cutoff_, seed_depth_, seed_ranks_ == "all")};
   }
+  std::vector<TaskIo> task_io() const override { return nqueens_task_io(); }
   bool verify(const RunOutput& out) override {
     const std::uint64_t got = out.result.get<std::uint64_t>();
     if (auto expected = reference_solutions(n_)) return got == *expected;

@@ -3,6 +3,7 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "nqueens/nqueens.hpp"
 
 namespace heist::apps::nqueens {
@@ -83,5 +84,7 @@ std::uint64_t count_heist_pool(heist::Runtime& runtime, int n, int cutoff, int s
   for (std::uint64_t c : counts) mine += c;
   return runtime.sum_over_ranks(mine);
 }
+
+std::vector<TaskIo> nqueens_task_io() { return {task_io_of(queens_task, "apps.nqueens")}; }
 
 }  // namespace heist::apps::nqueens

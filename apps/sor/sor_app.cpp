@@ -12,6 +12,7 @@
 #include "sor/sor.hpp"
 
 namespace heist::apps::sor {
+std::vector<TaskIo> sor_task_io();
 namespace {
 
 class SorApp final : public App {
@@ -47,6 +48,7 @@ class SorApp final : public App {
     sor_heist(grid_, omega_, iterations_, chunks);
     return {checksum(grid_), {{"chunks", chunks}}};
   }
+  std::vector<TaskIo> task_io() const override { return sor_task_io(); }
   bool verify(const RunOutput& out) override {
     if (!reference_ || reference_key_ != key()) {
       reference_ = *initial_;

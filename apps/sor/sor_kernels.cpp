@@ -3,6 +3,7 @@
 // finish per colour here). Public heist API only.
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "sor/sor.hpp"
 
 namespace heist::apps::sor {
@@ -45,6 +46,18 @@ void sor_sequential(Grid& grid, double omega, int iterations) {
   }
 }
 
+namespace {
+// One chunk of rows of one colour: a local-only async (it points into the grid).
+struct RelaxChunk {
+  Grid* grid;
+  double omega;
+  int colour;
+  int begin;
+  int end;
+  void operator()() const { relax_rows(*grid, omega, colour, begin, end); }
+};
+}  // namespace
+
 void sor_heist(Grid& grid, double omega, int iterations, int chunks) {
   const int interior = grid.n - 2;
   if (interior <= 0) return;
@@ -55,7 +68,7 @@ void sor_heist(Grid& grid, double omega, int iterations, int chunks) {
         for (int c = 0; c < chunks; ++c) {
           const int begin = 1 + static_cast<int>(static_cast<std::int64_t>(interior) * c / chunks);
           const int end = 1 + static_cast<int>(static_cast<std::int64_t>(interior) * (c + 1) / chunks);
-          heist::async([&grid, omega, colour, begin, end] { relax_rows(grid, omega, colour, begin, end); });
+          heist::async(RelaxChunk{&grid, omega, colour, begin, end});
         }
       });
     }
@@ -67,5 +80,7 @@ double checksum(const Grid& grid) {
   for (double cell : grid.cells) total += cell;
   return total;
 }
+
+std::vector<TaskIo> sor_task_io() { return {closure_io_of<RelaxChunk>("sor chunk (local-only async)")}; }
 
 }  // namespace heist::apps::sor

@@ -9,6 +9,7 @@
 #include "spantree/spantree.hpp"
 
 namespace heist::apps::spantree {
+std::vector<TaskIo> spantree_task_io();
 namespace {
 
 class SpanTreeApp final : public App {
@@ -40,6 +41,7 @@ class SpanTreeApp final : public App {
   }
   // The tree of the last run: a spanning tree of the (connected) graph, with
   // as many labelled vertices as the run reported.
+  std::vector<TaskIo> task_io() const override { return spantree_task_io(); }
   bool verify(const RunOutput& out) override {
     ensure_graph();
     const TreeCheck tree = check_spanning_tree(*graph_, kRoot, parent_);

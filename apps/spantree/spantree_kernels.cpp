@@ -6,6 +6,7 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "spantree/spantree.hpp"
 
 namespace heist::apps::spantree {
@@ -87,5 +88,7 @@ std::uint64_t spanning_tree_heist(const Graph& graph, std::uint32_t root, std::v
   g_parent = nullptr;
   return labelled;
 }
+
+std::vector<TaskIo> spantree_task_io() { return {task_io_of(visit_task, "apps.spantree.vertex")}; }
 
 }  // namespace heist::apps::spantree

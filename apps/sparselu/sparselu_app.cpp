@@ -18,6 +18,7 @@
 #include "sparselu/sparselu.hpp"
 
 namespace heist::apps::sparselu {
+std::vector<TaskIo> sparselu_task_io();
 namespace {
 
 constexpr double kMaxRelativeError = 1e-10;
@@ -46,6 +47,7 @@ class SparseLuApp final : public App {
     reset();
     return output(sparselu_heist(matrix_));
   }
+  std::vector<TaskIo> task_io() const override { return sparselu_task_io(); }
   bool verify(const RunOutput& out) override {
     ensure_reference();
     if (!out.result.is_number_integer()) return false;

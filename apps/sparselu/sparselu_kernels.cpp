@@ -7,6 +7,7 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "sparselu/sparselu.hpp"
 
 namespace heist::apps::sparselu {
@@ -216,6 +217,11 @@ Calls sparselu_heist(Matrix& m) {
     heist::wait();  // the next lu0 reads (kk + 1, kk + 1), which a bmod wrote
   }
   return calls;
+}
+
+std::vector<TaskIo> sparselu_task_io() {
+  return {task_io_of(fwd_task, "apps.sparselu.fwd"), task_io_of(bdiv_task, "apps.sparselu.bdiv"),
+          task_io_of(bmod_task, "apps.sparselu.bmod")};
 }
 
 Comparison compare(const Matrix& a, const Matrix& reference) {

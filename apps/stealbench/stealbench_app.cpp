@@ -91,6 +91,10 @@ class StealbenchApp final : public App {
     throw std::invalid_argument(kNeedsMpi);
 #endif
   }
+  // The stolen tasks are empty descriptors with --payload input bytes (never run).
+  std::vector<TaskIo> task_io() const override {
+    return {{"stealbench empty task", static_cast<std::size_t>(payload_), 0}};
+  }
   std::optional<double> reported_time(const RunOutput& out) const override { return out.result.get<double>(); }
   bool verify(const RunOutput& out) override {
     const nlohmann::json& x = out.extra;

@@ -6,6 +6,7 @@
 #include "uts/uts_heist.hpp"
 
 namespace heist::apps::uts {
+std::vector<TaskIo> uts_task_io();
 namespace {
 
 using heist::uts::UtsCounts;
@@ -36,6 +37,7 @@ class UtsApp final : public App {
     return output(uts_count_heist(runtime, params_));
   }
   std::optional<RunOutput> run_pool(heist::Runtime& runtime) override { return run_root(runtime); }
+  std::vector<TaskIo> task_io() const override { return uts_task_io(); }
   bool verify(const RunOutput& out) override {
     const UtsCounts got{out.result.get<std::uint64_t>(), out.extra["leaves"].get<std::uint64_t>(),
                         out.extra["depth"].get<std::int64_t>()};

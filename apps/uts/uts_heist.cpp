@@ -7,6 +7,7 @@
 
 #include <heist/heist.hpp>
 
+#include "common/task_io.hpp"
 #include "uts/uts_tree.hpp"
 
 namespace heist::apps::uts {
@@ -91,5 +92,7 @@ UtsCounts uts_count_heist(heist::Runtime& runtime, const UtsParams& params) {
   total.max_depth = static_cast<std::int64_t>(runtime.max_over_ranks(static_cast<std::uint64_t>(mine.max_depth)));
   return total;
 }
+
+std::vector<TaskIo> uts_task_io() { return {task_io_of(uts_task, "apps.uts.node")}; }
 
 }  // namespace heist::apps::uts

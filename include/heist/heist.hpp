@@ -75,27 +75,28 @@ class Runtime {
   // then. A task exception is rethrown on the rank that spawned the task.
   template <class F>
   void root(F&& body) {
-    run_region(body, rank() == 0);
+    run_region(body, rank() == 0, false);
   }
   // Collective reductions over the ranks (between regions; identity with one rank).
   std::uint64_t sum_over_ranks(std::uint64_t value) const;
   std::uint64_t max_over_ranks(std::uint64_t value) const;
 
   // SPMD task-pool mode, collective: every rank runs seed() inside a finish
-  // (its asyncs/spawns form the global pool), then all ranks process the
-  // pool until it is empty everywhere (distributed termination detection).
+  // (its asyncs/spawns form the global pool: every spawn seed() makes itself
+  // is queued, whatever the spawn policy), then all ranks process the pool
+  // until it is empty everywhere (distributed termination detection).
   template <class F>
   void pool(F&& seed) {
-    run_region(seed, true);
+    run_region(seed, true, true);
   }
 
  private:
   template <class F>
-  void run_region(F& f, bool seed) {
+  void run_region(F& f, bool seed, bool pool) {
     run_region_impl([](void* p) { (*static_cast<std::remove_reference_t<F>*>(p))(); },
-                    const_cast<void*>(static_cast<const void*>(std::addressof(f))), seed);
+                    const_cast<void*>(static_cast<const void*>(std::addressof(f))), seed, pool);
   }
-  void run_region_impl(void (*body)(void*), void* ctx, bool seed);
+  void run_region_impl(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   std::unique_ptr<sched::Scheduler> scheduler_;
   std::unique_ptr<dist::Distributor> distributor_;

@@ -4,6 +4,7 @@
 // the table that does it lives in src/api/option_table.cpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -36,10 +37,88 @@ enum class ContinuationMode {
   off,        // never: work-first and adaptive are refused
 };
 
-// How many tasks a thief takes from a victim's public queue.
+// Levels of the machine hierarchy, bottom up, as indices into the per-level
+// arrays below: 0 worker, 1 cache, 2 numa, 3 socket, 4 process, 5 node,
+// 6 machine (heist::policy::Level; src/policy/topology.hpp).
+inline constexpr int kHierarchyLevels = 7;
+
+// How many tasks a thief takes from a victim (seed 000 §3.2.2).
 struct ChunkSpec {
-  enum class Kind { fixed, half } kind = Kind::fixed;
-  std::uint32_t k = 1;  // for Kind::fixed
+  enum class Kind {
+    fixed,  // k at every level
+    half,   // steal-half at every level
+    hcs,    // Hierarchical Chunk Selection: k inside a node, half across nodes, unless `levels` says otherwise
+  } kind = Kind::fixed;
+  std::uint32_t k = 1;  // fixed: every level; hcs: the levels inside a node
+  static constexpr std::uint32_t kHalf = 0xFFFFFFFFu;  // a per-level value: steal half
+  // hcs: per-level values (a count, or kHalf), indexed by level; 0 = the default.
+  std::array<std::uint32_t, kHierarchyLevels> levels{};
+  bool operator==(const ChunkSpec&) const = default;
+
+  // The runtime's default, "hcs:1,node=half": one task inside a process,
+  // half from another process (of the same node or another).
+  static ChunkSpec runtime_default() noexcept {
+    ChunkSpec c;
+    c.kind = Kind::hcs;
+    c.k = 1;
+    c.levels[5] = kHalf;
+    return c;
+  }
+};
+
+// Hierarchical Victim Selection (seed 000 §3.2.1): random attempts at each
+// level before moving up, indexed by level (the worker entry is unused);
+// 0 = the default: as many attempts as the thief's domain at that level has
+// places, and 4 * ceil(log2 N) at the top level (N places in all).
+struct HvsCounts {
+  std::array<std::uint32_t, kHierarchyLevels> attempts{};
+  bool operator==(const HvsCounts&) const = default;
+};
+
+// Which victim a thief tries next.
+struct VictimSpec {
+  enum class Kind {
+    random,        // uniform over every other worker of the job
+    hvs,           // Hierarchical Victim Selection: nearest levels first
+    success_only,  // seed 003: HVS inside a node; across nodes only ranks that advertise work, by request
+  } kind = Kind::hvs;
+  HvsCounts hvs{};  // hvs and success-only (its levels inside a node)
+  bool operator==(const VictimSpec&) const = default;
+};
+
+// How load moves between processes.
+enum class BalanceMode {
+  steal,  // idle workers steal from other ranks (the victim policy chooses them)
+  push,   // Chameleon (seed 004 §3.2): ranks publish their load, overloaded ranks push tasks to
+          // underloaded ones (sort-based pairing); workers steal only inside their process
+};
+
+// Who steals from other processes (seed 004 §5.1).
+enum class RemoteStealMode {
+  parallel,    // every idle worker steals for itself
+  sequential,  // one worker of a process at a time steals (a chunk for all); the others keep stealing locally
+};
+
+// Chameleon's push thresholds (policy::PushThresholds; seed 004 §3.2).
+struct PushOptions {
+  std::uint32_t min_tasks = 2;      // a rank pushes only while it holds at least this many tasks
+  std::uint32_t min_imbalance = 2;  // tasks between the paired loads, at least
+  double min_ratio = 0.1;           // (from - to) / from, at least
+  double share = 0.5;               // of the difference moved per transfer
+  std::uint32_t max_tasks = 64;     // tasks per transfer, at most
+  int interval_us = 500;            // how often a rank publishes its load and plans
+  bool operator==(const PushOptions&) const = default;
+};
+
+// A user-defined hierarchy inside a process (seed 000 §2.1, taskq_set_*):
+// workers per cache group, per NUMA domain and per socket, worker i in group
+// i / size. A set size is a multiple of every set size below it; 0 = not set
+// (the level groups nothing beyond the level below). Nothing set: detected
+// with hwloc.
+struct HierarchySpec {
+  std::uint32_t workers_per_cache = 0, workers_per_numa = 0, workers_per_socket = 0;
+  bool defined() const noexcept { return workers_per_cache != 0 || workers_per_numa != 0 || workers_per_socket != 0; }
+  bool operator==(const HierarchySpec&) const = default;
 };
 
 // The one-sided steal protocol between processes (seed 001).
@@ -68,7 +147,8 @@ struct Options {
   SpawnPolicy policy = SpawnPolicy::bounded;
   int queue_bound = 40;  // bounded: tasks a worker holds (queued or running) before it inlines
   bool queue_demand = true;  // bounded: also inline while no worker needs the task (see SpawnPolicy)
-  ChunkSpec chunk{};     // tasks taken per steal inside a process
+  ChunkSpec chunk = ChunkSpec::runtime_default();  // tasks a thief takes, by level (processes and nodes included)
+  VictimSpec victim{};   // which victim a thief tries next
   int slaw_stack_frames = 64;  // SLAW S: inline frames after which spawns queue again
   int slaw_queue_tasks = 40;   // SLAW F: queued tasks after which spawns run inline
   int slaw_interval = 16;      // SLAW INT: spawns between re-evaluations
@@ -83,19 +163,33 @@ struct Options {
   int max_help_depth = 128;   // nested helping-while-waiting levels before a waiter only runs its own tasks
   std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
   std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
+  HierarchySpec hierarchy{};  // user-defined levels inside a process (default: hwloc)
 
   // ---- between processes (MPI) ----
   MpiMode mpi = MpiMode::automatic;
   bool mpi_thread_multiple = true;  // request MPI_THREAD_MULTIPLE; false: serialize RMA through one lock
   StealProtocolKind protocol = StealProtocolKind::sws;
-  ChunkSpec remote_chunk{ChunkSpec::Kind::half, 0};  // SDC: tasks a remote thief takes (SWS: steal-half blocks)
+  BalanceMode balance = BalanceMode::steal;
+  RemoteStealMode remote_steal = RemoteStealMode::parallel;
+  PushOptions push{};                  // --balance push
+  std::size_t mailbox_slots = 1024;    // tasks other ranks can deliver to this process unread (success-only, push)
   std::size_t public_queue_slots = 4096;  // task slots of each process's public queue (MPI window)
   std::size_t inbox_slots = 1024;         // remote-completion entries a process can hold unread
   ProgressMode progress = ProgressMode::poll;
   int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
   int progress_interval_us = 100;    // progress thread period
+  int poll_period_us = 20;           // the spawn slow path polls at least this often; inline credits are paced to it
+  int reacquire_delay_us = 100;      // tasks released because another rank asked stay reserved for thieves this long
   int sws_empty_threshold = 20;      // SWS damping: failed fetch-adds seen before a target is probed first
   int rma_delay_us = 0;              // debug: random delay in [0, this] before every RMA call
+  int ranks_per_node = 0;            // virtual nodes of this many consecutive ranks (0: the real nodes, MPI_COMM_TYPE_SHARED)
+  int inter_node_delay_us = 0;       // added before every RMA operation whose target is on another (virtual) node
+
+  // ---- trace (Chrome trace-event JSON; src/trace/trace_recorder.hpp) ----
+  std::string trace_file;             // empty: no trace; under mpirun each rank adds ".rank<r>"
+  int trace_min_us = 10;              // task spans shorter than this are not recorded
+  int trace_queue_us = 100;           // queue-length samples at most this often per worker
+  std::size_t trace_max_events = 1000000;  // per worker; later events are dropped (and reported)
 
   // Defaults overridden by every HEIST_* variable that is set; throws
   // OptionError naming the variable when a value is invalid.
@@ -124,7 +218,19 @@ const char* to_string(ContinuationMode mode) noexcept;
 const char* to_string(StealProtocolKind protocol) noexcept;
 const char* to_string(MpiMode mode) noexcept;
 const char* to_string(ProgressMode mode) noexcept;
-// Parse "K" (K >= 1) or "half"; throws OptionError.
+// Parse "K" (K >= 1), "half", or "hcs[:K][,LEVEL=K|half]..." (LEVEL: cache,
+// numa, socket, process, node, machine); throws OptionError.
 ChunkSpec parse_chunk(const std::string& text);
+const char* to_string(VictimSpec::Kind kind) noexcept;
+std::string to_string(const HvsCounts& counts);
+// Parse "default" or "LEVEL=N,..." (attempts per level); throws OptionError.
+HvsCounts parse_hvs_counts(const std::string& text);
+const char* to_string(BalanceMode mode) noexcept;
+const char* to_string(RemoteStealMode mode) noexcept;
+std::string to_string(const HierarchySpec& hierarchy);
+// Parse "detect", or "cache=N,numa=N,socket=N" (any subset, workers per
+// domain), or "@FILE" holding that text (# starts a comment; commas or
+// whitespace separate items); throws OptionError.
+HierarchySpec parse_hierarchy(const std::string& text);
 
 }  // namespace heist

@@ -9,8 +9,23 @@
 
 namespace heist {
 
+// Steal attempts by how far the victim was: the hierarchy level the thief
+// and victim share (index as kHierarchyLevels in options.hpp: 1 cache,
+// 2 numa, 3 socket, 4 process — inside the process —, 5 node, 6 machine —
+// other processes). A success-only request across nodes is an attempt when
+// queued and a success when its tasks arrive; it never fails, and the
+// difference is requests still queued when the run ended.
+struct LevelStealStats {
+  std::uint64_t attempts = 0;
+  std::uint64_t successes = 0;
+  std::uint64_t failures = 0;
+  std::uint64_t tasks = 0;  // tasks moved to the thief
+  double time_s = 0;        // spent in the attempts (for a request: reading the adverts and queueing it)
+};
+
 struct WorkerStats {
   std::uint32_t rank = 0;            // process (MPI rank) of this worker
+  std::uint32_t node = 0;            // node (real or virtual) of that process
   std::uint64_t tasks_created = 0;   // spawn/async calls, inlined ones included
   std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", seed 000 Table 1)
   std::uint64_t tasks_executed = 0;  // task bodies run by this worker (inlined included)
@@ -35,16 +50,22 @@ struct WorkerStats {
   std::uint64_t public_acquires = 0;        // tasks taken back from it by this process
   std::uint64_t completions_sent = 0;       // tasks of other ranks finished here and reported back
   std::uint64_t completions_applied = 0;    // reports from other ranks applied here
+  std::uint64_t requests_served = 0;        // success-only: requests of other ranks this worker answered
+  std::uint64_t tasks_served = 0;           // ... with this many tasks
+  std::uint64_t pushes = 0;                 // --balance push: transfers this worker sent
+  std::uint64_t tasks_pushed = 0;           // ... with this many tasks
   std::uint64_t rma_atomics = 0;  // MPI fetch-and-op, compare-and-swap, accumulate
   std::uint64_t rma_gets = 0;
   std::uint64_t rma_puts = 0;
   std::uint64_t rma_flushes = 0;  // blocking completions (round trips)
   std::uint64_t rma_lazy_flushes = 0;  // deferred completion of non-blocking calls
   std::uint64_t rma_bytes = 0;
+  std::uint64_t rma_inter_node = 0;  // operations whose target is on another (virtual) node
   double time_active_s = 0;  // inside a parallel region (not parked)
   double time_work_s = 0;    // active - search - steal
   double time_search_s = 0;  // looking for work: failed attempts and back-off
   double time_steal_s = 0;   // successful steal operations
+  LevelStealStats levels[7];  // by hierarchy level (see LevelStealStats)
 };
 
 struct RunStats {

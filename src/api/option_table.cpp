@@ -10,6 +10,12 @@ namespace heist {
 
 namespace {
 
+std::string format_double(double value) {
+  char buffer[32];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return ec == std::errc() ? std::string(buffer, end) : std::to_string(value);
+}
+
 template <class Int>
 Int parse_int(const std::string& text, Int min, Int max, const char* flag) {
   std::uint64_t multiplier = 1;
@@ -31,6 +37,17 @@ Int parse_int(const std::string& text, Int min, Int max, const char* flag) {
     throw OptionError(std::string(flag) + ": " + text + " is out of range [" + std::to_string(min) + ", " +
                       std::to_string(max) + "]");
   return static_cast<Int>(value * static_cast<long long>(multiplier));
+}
+
+double parse_double(const std::string& text, double min, double max, const char* flag) {
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    throw OptionError(std::string(flag) + ": '" + text + "' is not a number");
+  if (!(value >= min && value <= max))
+    throw OptionError(std::string(flag) + ": " + text + " is out of range [" + format_double(min) + ", " +
+                      format_double(max) + "]");
+  return value;
 }
 
 template <class E>
@@ -65,9 +82,24 @@ const OptionSpec kTable[] = {
        else if (v == "off" || v == "0" || v == "false") o.queue_demand = false;
        else throw OptionError("--queue-demand: '" + v + "' is not on or off");
      }},
-    {"chunk", "HEIST_CHUNK", "--chunk", "tasks per steal inside a process: K (>= 1) or half",
+    {"chunk", "HEIST_CHUNK", "--chunk",
+     "tasks per steal, at every level: K, half, or hcs[:K] (K inside a node, half across nodes) with "
+     "LEVEL=K|half overrides, e.g. hcs:2,node=half",
      [](const Options& o) { return to_string(o.chunk); },
      [](Options& o, const std::string& v) { o.chunk = parse_chunk(v); }},
+    {"victim", "HEIST_VICTIM", "--victim",
+     "victim selection: random, hvs (nearest levels first), success-only (across nodes only ranks that advertise "
+     "work, by request)",
+     [](const Options& o) { return std::string(to_string(o.victim.kind)); },
+     [](Options& o, const std::string& v) {
+       o.victim.kind = parse_choice(v, "--victim", {VictimSpec::Kind::random, VictimSpec::Kind::hvs,
+                                                     VictimSpec::Kind::success_only});
+     }},
+    {"hvs_attempts", "HEIST_HVS_ATTEMPTS", "--hvs-attempts",
+     "HVS attempts per level before moving up, e.g. process=4,machine=24 (default: the places of the domain; "
+     "4 log2 N at the top)",
+     [](const Options& o) { return to_string(o.victim.hvs); },
+     [](Options& o, const std::string& v) { o.victim.hvs = parse_hvs_counts(v); }},
     {"slaw_stack_frames", "HEIST_SLAW_S", "--slaw-s", "SLAW S: inline frames after which spawns queue again",
      [](const Options& o) { return std::to_string(o.slaw_stack_frames); },
      [](Options& o, const std::string& v) { o.slaw_stack_frames = parse_int(v, 1, 1 << 20, "--slaw-s"); }},
@@ -130,6 +162,10 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.seed = parse_int<std::uint64_t>(v, 0, std::uint64_t{1} << 62, "--seed");
      }},
+    {"hierarchy", "HEIST_HIERARCHY", "--hierarchy",
+     "levels inside a process: detect (hwloc), or workers per domain, e.g. cache=2,numa=4,socket=8, or @FILE",
+     [](const Options& o) { return to_string(o.hierarchy); },
+     [](Options& o, const std::string& v) { o.hierarchy = parse_hierarchy(v); }},
     {"mpi", "HEIST_MPI", "--mpi", "use MPI: auto (when launched by mpirun/srun), on, off",
      [](const Options& o) { return std::string(to_string(o.mpi)); },
      [](Options& o, const std::string& v) { o.mpi = parse_choice(v, "--mpi", {MpiMode::automatic, MpiMode::on, MpiMode::off}); }},
@@ -146,15 +182,52 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.protocol = parse_choice(v, "--protocol", {StealProtocolKind::sws, StealProtocolKind::sdc});
      }},
-    {"remote_chunk", "HEIST_REMOTE_CHUNK", "--remote-chunk",
-     "tasks per steal between processes (SDC): K (>= 1) or half; SWS always steals half-blocks",
-     [](const Options& o) { return to_string(o.remote_chunk); },
-     [](Options& o, const std::string& v) { o.remote_chunk = parse_chunk(v); }},
+    {"balance", "HEIST_BALANCE", "--balance",
+     "load balancing between processes: steal, or push (Chameleon: overloaded ranks push to underloaded ones)",
+     [](const Options& o) { return std::string(to_string(o.balance)); },
+     [](Options& o, const std::string& v) {
+       o.balance = parse_choice(v, "--balance", {BalanceMode::steal, BalanceMode::push});
+     }},
+    {"remote_steal", "HEIST_REMOTE_STEAL", "--remote-steal",
+     "who steals from other processes: parallel (every idle worker) or sequential (one worker of a process at a time)",
+     [](const Options& o) { return std::string(to_string(o.remote_steal)); },
+     [](Options& o, const std::string& v) {
+       o.remote_steal = parse_choice(v, "--remote-steal", {RemoteStealMode::parallel, RemoteStealMode::sequential});
+     }},
+    {"push_min_tasks", "HEIST_PUSH_MIN_TASKS", "--push-min-tasks", "push: a rank pushes only while it holds this many tasks",
+     [](const Options& o) { return std::to_string(o.push.min_tasks); },
+     [](Options& o, const std::string& v) { o.push.min_tasks = parse_int<std::uint32_t>(v, 1, 1u << 30, "--push-min-tasks"); }},
+    {"push_min_imbalance", "HEIST_PUSH_MIN_IMBALANCE", "--push-min-imbalance",
+     "push: tasks between a pair's loads before the heavier pushes",
+     [](const Options& o) { return std::to_string(o.push.min_imbalance); },
+     [](Options& o, const std::string& v) {
+       o.push.min_imbalance = parse_int<std::uint32_t>(v, 1, 1u << 30, "--push-min-imbalance");
+     }},
+    {"push_min_ratio", "HEIST_PUSH_MIN_RATIO", "--push-min-ratio",
+     "push: relative imbalance (from - to) / from before the heavier pushes, in [0, 1]",
+     [](const Options& o) { return format_double(o.push.min_ratio); },
+     [](Options& o, const std::string& v) { o.push.min_ratio = parse_double(v, 0.0, 1.0, "--push-min-ratio"); }},
+    {"push_share", "HEIST_PUSH_SHARE", "--push-share", "push: share of a pair's difference moved, in (0, 1]",
+     [](const Options& o) { return format_double(o.push.share); },
+     [](Options& o, const std::string& v) { o.push.share = parse_double(v, 1e-6, 1.0, "--push-share"); }},
+    {"push_max_tasks", "HEIST_PUSH_MAX_TASKS", "--push-max-tasks", "push: tasks per transfer, at most",
+     [](const Options& o) { return std::to_string(o.push.max_tasks); },
+     [](Options& o, const std::string& v) { o.push.max_tasks = parse_int<std::uint32_t>(v, 1, 1u << 20, "--push-max-tasks"); }},
+    {"push_interval_us", "HEIST_PUSH_INTERVAL_US", "--push-interval-us",
+     "push: how often a rank publishes its load and plans transfers, microseconds",
+     [](const Options& o) { return std::to_string(o.push.interval_us); },
+     [](Options& o, const std::string& v) { o.push.interval_us = parse_int(v, 1, 10000000, "--push-interval-us"); }},
     {"public_queue_slots", "HEIST_PUBLIC_QUEUE_SLOTS", "--public-queue-slots",
      "task slots in each process's public queue (MPI window)",
      [](const Options& o) { return std::to_string(o.public_queue_slots); },
      [](Options& o, const std::string& v) {
        o.public_queue_slots = parse_int<std::size_t>(v, 2, std::size_t{1} << 19, "--public-queue-slots");
+     }},
+    {"mailbox_slots", "HEIST_MAILBOX_SLOTS", "--mailbox-slots",
+     "tasks other ranks can deliver to a process before it reads them (success-only requests, push)",
+     [](const Options& o) { return std::to_string(o.mailbox_slots); },
+     [](Options& o, const std::string& v) {
+       o.mailbox_slots = parse_int<std::size_t>(v, 16, std::size_t{1} << 20, "--mailbox-slots");
      }},
     {"inbox_slots", "HEIST_INBOX_SLOTS", "--inbox-slots",
      "remote task completions a process can hold before senders wait",
@@ -178,6 +251,16 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.progress_interval_us = parse_int(v, 1, 1000000, "--progress-interval-us");
      }},
+    {"poll_period_us", "HEIST_POLL_PERIOD_US", "--poll-period-us",
+     "between processes: longest time between a spawning worker's polls (paces its inline spawns), microseconds",
+     [](const Options& o) { return std::to_string(o.poll_period_us); },
+     [](Options& o, const std::string& v) { o.poll_period_us = parse_int(v, 1, 1000000, "--poll-period-us"); }},
+    {"reacquire_delay_us", "HEIST_REACQUIRE_DELAY_US", "--reacquire-delay-us",
+     "between processes: tasks released because another rank asked stay reserved for thieves this long, microseconds",
+     [](const Options& o) { return std::to_string(o.reacquire_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.reacquire_delay_us = parse_int(v, 0, 1000000, "--reacquire-delay-us");
+     }},
     {"sws_empty_threshold", "HEIST_SWS_EMPTY_THRESHOLD", "--sws-empty-threshold",
      "SWS steal damping: attempts seen on a target before thieves probe it first",
      [](const Options& o) { return std::to_string(o.sws_empty_threshold); },
@@ -186,6 +269,34 @@ const OptionSpec kTable[] = {
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
      [](Options& o, const std::string& v) { o.rma_delay_us = parse_int(v, 0, 1000000, "--rma-delay-us"); }},
+    {"trace_file", "HEIST_TRACE", "--trace",
+     "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
+     [](const Options& o) { return o.trace_file; },
+     [](Options& o, const std::string& v) { o.trace_file = v; }},
+    {"trace_min_us", "HEIST_TRACE_MIN_US", "--trace-min-us",
+     "trace: task spans shorter than this many microseconds are not recorded",
+     [](const Options& o) { return std::to_string(o.trace_min_us); },
+     [](Options& o, const std::string& v) { o.trace_min_us = parse_int(v, 0, 1 << 30, "--trace-min-us"); }},
+    {"trace_queue_us", "HEIST_TRACE_QUEUE_US", "--trace-queue-us",
+     "trace: a worker samples its queue length at most once per this many microseconds",
+     [](const Options& o) { return std::to_string(o.trace_queue_us); },
+     [](Options& o, const std::string& v) { o.trace_queue_us = parse_int(v, 1, 1 << 30, "--trace-queue-us"); }},
+    {"trace_max_events", "HEIST_TRACE_MAX_EVENTS", "--trace-max-events",
+     "trace: events kept per worker; later ones are dropped and reported",
+     [](const Options& o) { return std::to_string(o.trace_max_events); },
+     [](Options& o, const std::string& v) {
+       o.trace_max_events = parse_int<std::size_t>(v, 1000, std::size_t{1} << 32, "--trace-max-events");
+     }},
+    {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
+     "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
+     [](const Options& o) { return std::to_string(o.ranks_per_node); },
+     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }},
+    {"inter_node_delay_us", "HEIST_INTER_NODE_DELAY_US", "--inter-node-delay-us",
+     "microseconds added before every RMA operation whose target is on another (virtual) node",
+     [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
+     [](Options& o, const std::string& v) {
+       o.inter_node_delay_us = parse_int(v, 0, 1000000, "--inter-node-delay-us");
+     }},
 };
 
 }  // namespace
@@ -212,6 +323,9 @@ void Options::validate() const {
   for (const OptionSpec& spec : kTable) spec.set(copy, spec.get(*this));
   if (deque_max_tasks < deque_initial_tasks)
     throw OptionError("--deque-max-tasks: must be at least --deque-tasks");
+  if (victim.kind == VictimSpec::Kind::success_only && balance == BalanceMode::push)
+    throw OptionError("--victim success-only steals across nodes by request, --balance push never steals between "
+                      "processes: choose one");
   if (continuations == ContinuationMode::off && steals_continuations(policy))
     throw OptionError(std::string("--policy ") + to_string(policy) +
                       " steals continuations: it needs --continuations auto or on");
@@ -269,20 +383,11 @@ const char* to_string(ProgressMode mode) noexcept {
   return "?";
 }
 
-std::string to_string(const ChunkSpec& chunk) {
-  return chunk.kind == ChunkSpec::Kind::half ? "half" : std::to_string(chunk.k);
-}
-
 SpawnPolicy parse_spawn_policy(const std::string& text) {
   for (SpawnPolicy p : {SpawnPolicy::help_first, SpawnPolicy::inline_child, SpawnPolicy::bounded, SpawnPolicy::slaw,
                         SpawnPolicy::work_first, SpawnPolicy::adaptive})
     if (text == to_string(p)) return p;
   throw OptionError("--policy: '" + text + "' is not one of help-first, inline, bounded, slaw, work-first, adaptive");
-}
-
-ChunkSpec parse_chunk(const std::string& text) {
-  if (text == "half") return ChunkSpec{ChunkSpec::Kind::half, 0};
-  return ChunkSpec{ChunkSpec::Kind::fixed, parse_int<std::uint32_t>(text, 1, 1u << 20, "--chunk")};
 }
 
 }  // namespace heist

@@ -1,4 +1,5 @@
 // heist::Runtime and the library entry points behind heist.hpp's templates.
+#include <iterator>
 #include <stdexcept>
 
 #include "heist/heist.hpp"
@@ -88,14 +89,14 @@ std::uint64_t Runtime::max_over_ranks(std::uint64_t value) const {
   return value;
 }
 
-void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed) {
+void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed, bool pool) {
   sched::Worker& w = current_worker();
   if (&w != &scheduler_->worker(0))
     throw std::logic_error("heist: Runtime::root/pool are called by the thread that created the Runtime");
 #ifdef HEIST_WITH_MPI
   if (distributor_) distributor_->begin_region();
 #endif
-  w.run_region(body, ctx, seed);
+  w.run_region(body, ctx, seed, pool);
 #ifdef HEIST_WITH_MPI
   if (distributor_) distributor_->end_region();
 #endif
@@ -160,10 +161,22 @@ WorkerStats RunStats::total() const {
     t.rma_flushes += w.rma_flushes;
     t.rma_lazy_flushes += w.rma_lazy_flushes;
     t.rma_bytes += w.rma_bytes;
+    t.rma_inter_node += w.rma_inter_node;
     t.time_active_s += w.time_active_s;
     t.time_work_s += w.time_work_s;
     t.time_search_s += w.time_search_s;
     t.time_steal_s += w.time_steal_s;
+    t.requests_served += w.requests_served;
+    t.tasks_served += w.tasks_served;
+    t.pushes += w.pushes;
+    t.tasks_pushed += w.tasks_pushed;
+    for (std::size_t l = 0; l < std::size(t.levels); ++l) {
+      t.levels[l].attempts += w.levels[l].attempts;
+      t.levels[l].successes += w.levels[l].successes;
+      t.levels[l].failures += w.levels[l].failures;
+      t.levels[l].tasks += w.levels[l].tasks;
+      t.levels[l].time_s += w.levels[l].time_s;
+    }
   }
   return t;
 }

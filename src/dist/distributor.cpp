@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "dist/machine_map.hpp"
 #include "dist/sdc_queue.hpp"
 #include "dist/sws_queue.hpp"
 #include "platform/timer.hpp"
@@ -27,7 +28,7 @@ std::size_t inbox_entry_bytes(const Options& o) {
 
 std::unique_ptr<StealProtocol> make_protocol(const Options& o, RmaWindow& w, const WindowLayout& layout, int rank,
                                              int ranks, int workers) {
-  if (o.protocol == StealProtocolKind::sdc) return std::make_unique<SdcQueue>(w, layout, rank, o.remote_chunk);
+  if (o.protocol == StealProtocolKind::sdc) return std::make_unique<SdcQueue>(w, layout, rank, o.chunk);
   return std::make_unique<SwsQueue>(w, layout, rank, ranks, workers, static_cast<std::uint32_t>(o.sws_empty_threshold));
 }
 
@@ -42,12 +43,16 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
       ranks_(session.size()),
       stride_(scheduler.stride()),
       layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
-              inbox_entry_bytes(scheduler.options())),
+              inbox_entry_bytes(scheduler.options()), static_cast<std::size_t>(session.size()),
+              scheduler.options().mailbox_slots),
       window_(session.comm(), layout_.bytes(), session.serialized(), scheduler.options().rma_delay_us,
               scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),
       protocol_(make_protocol(scheduler.options(), window_, layout_, rank_, ranks_, scheduler.size())),
       inbox_(window_, layout_, rank_, ranks_),
+      mailbox_(window_, layout_, rank_),
+      reacquire_delay_ns_(std::int64_t{scheduler.options().reacquire_delay_us} * 1000),
       per_worker_(static_cast<std::size_t>(scheduler.size())),
+      chunk_(scheduler.options().chunk),
       progress_period_us_(scheduler.options().progress_interval_us) {
   const Options& o = scheduler.options();
   if (session.thread_level() < MPI_THREAD_SERIALIZED && (scheduler.size() > 1 || o.progress == ProgressMode::thread))
@@ -61,6 +66,18 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
     per_worker_[i].buffer.reserve(stride_ * 64);
   }
   check_same_program(session);
+  // The machine: nodes (real or virtual), every rank's workers, the delay
+  // before operations that cross a node boundary.
+  nodes_ = node_of_ranks(comm_, o.ranks_per_node);
+  std::vector<char> far(static_cast<std::size_t>(ranks_));
+  for (int r = 0; r < ranks_; ++r)
+    far[static_cast<std::size_t>(r)] = nodes_[static_cast<std::size_t>(r)] != nodes_[static_cast<std::size_t>(rank_)];
+  window_.set_inter_node_delay(std::move(far), o.inter_node_delay_us);
+  const std::vector<sched::RankSites> sites = gather_sites(comm_, scheduler.sites(), nodes_);
+  int base = 0;
+  for (int r = 0; r < rank_; ++r) base += static_cast<int>(sites[static_cast<std::size_t>(r)].workers.size());
+  scheduler.set_topology(sched::build_topology(sites), base);
+  setup_locality();
   if (o.progress == ProgressMode::thread) progress_ = std::thread([this] { progress_loop(); });
 }
 
@@ -75,18 +92,25 @@ void Distributor::check_same_program(MpiSession& session) {
   // What every rank must agree on: the task registry (ids name the same
   // functions) and the options that shape the window and the slots.
   const Options& o = sched_.options();
-  const std::uint64_t mine[4] = {sched_.registry().hash(), stride_,
-                                 (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots,
-                                 static_cast<std::uint64_t>(o.protocol)};
-  std::vector<std::uint64_t> all(4 * static_cast<std::size_t>(ranks_));
-  check(MPI_Allgather(mine, 4, MPI_UINT64_T, all.data(), 4, MPI_UINT64_T, session.comm()), "MPI_Allgather (start-up check)");
-  static const char* const what[4] = {"task registry (a different binary, or tasks registered in another order)",
-                                      "task slot size (--task-input-bytes)",
-                                      "public queue or inbox size (--public-queue-slots, --inbox-slots)",
-                                      "steal protocol (--protocol)"};
+  constexpr int kChecks = 6;
+  const std::uint64_t mine[kChecks] = {
+      sched_.registry().hash(),
+      stride_,
+      (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots ^ (std::uint64_t{o.mailbox_slots} << 12),
+      static_cast<std::uint64_t>(o.protocol),
+      static_cast<std::uint64_t>(o.ranks_per_node),
+      static_cast<std::uint64_t>(o.victim.kind) | static_cast<std::uint64_t>(o.balance) << 8};
+  std::vector<std::uint64_t> all(kChecks * static_cast<std::size_t>(ranks_));
+  check(MPI_Allgather(mine, kChecks, MPI_UINT64_T, all.data(), kChecks, MPI_UINT64_T, session.comm()),
+        "MPI_Allgather (start-up check)");
+  static const char* const what[kChecks] = {
+      "task registry (a different binary, or tasks registered in another order)",
+      "task slot size (--task-input-bytes)", "public queue or inbox size (--public-queue-slots, --inbox-slots)",
+      "steal protocol (--protocol)", "virtual nodes (--ranks-per-node)",
+      "victim selection or balancing (--victim, --balance)"};
   for (int r = 1; r < ranks_; ++r)
-    for (int k = 0; k < 4; ++k)
-      if (all[static_cast<std::size_t>(r) * 4 + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])
+    for (int k = 0; k < kChecks; ++k)
+      if (all[static_cast<std::size_t>(r) * kChecks + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])
         throw DistError("heist: rank " + std::to_string(r) + " differs from rank 0 in its " + what[k] +
                         "; every rank must run the same program with the same options");
 }
@@ -127,20 +151,40 @@ void Distributor::poll(sched::Worker& w) {
   PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
   flush_pending(p);
   drain_inbox(w, p);
+  if (success_only_ || push_) drain_mailbox(w, p);
+  // This worker's load: its queued tasks, and the one it runs if it is not searching.
+  p.load.store(static_cast<std::uint32_t>(w.queued()) + (w.searching() ? 0u : 1u), std::memory_order_relaxed);
   std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
   if (!lock.owns_lock()) return;
-  if (!protocol_->dry(p.comm)) return;
-  // Nothing that may leave the process (an empty deque, or only closures and
-  // continuations): queue work at the next spawn; the next poll releases it.
-  if ((w.queued() == 0 || release_from(w, p) == 0) && protocol_->asked()) w.want_work();
+  if (success_only_) {
+    const std::uint32_t load = process_load();
+    if ((load > 0) != (published_ > 0) || published_ == 0xFFFFFFFFu) publish_load(p, load);
+    serve_requests(w, p);
+  }
+  if (push_) push_step(w, p);
+  if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
+  const bool asked = protocol_->asked();
+  if (w.queued() >= 1) {
+    const std::uint32_t released = release_from(w, p);
+    if (released > 0 && asked)
+      reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+    // Nothing that may leave the process (only closures, and continuations
+    // under work-first): as with an empty deque, queue work at the next spawn.
+    else if (released == 0 && asked && protocol_->room() > 0)
+      w.want_work();
+  } else if (asked) {
+    w.want_work();  // queue work at the next spawn; the next poll releases it
+  }
 }
 
 std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
   const std::uint32_t room = protocol_->room();
-  if (room == 0) return 1;  // the public queue is full: nothing to ask for
+  if (room == 0) return 0;
   const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
+  std::uint32_t offer = std::min(room, half);
+  if (sws_offer_cap_ > 0) offer = std::min(offer, sws_offer_cap_);
   p.buffer.clear();
-  const std::uint32_t n = w.take_oldest(std::min(room, half), p.buffer, max_output());
+  const std::uint32_t n = w.take_oldest(offer, p.buffer, max_output());
   if (n == 0) return 0;
   std::vector<std::byte> returned;
   protocol_->release(p.buffer.data(), n, returned, p.comm);
@@ -168,45 +212,52 @@ void Distributor::flush_pending(PerWorker& p) {
 
 // ---------------------------------------------------------------- thief side
 
-std::uint32_t Distributor::steal(sched::Worker& w) {
+std::uint32_t Distributor::reclaim(sched::Worker& w) {
+  // Tasks this process offered and nobody took, unless they are still
+  // reserved for the thief of another rank that asked for them.
+  if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
+  PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
+  std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
+  if (!lock.owns_lock()) return 0;
+  flush_pending(p);
+  p.buffer.clear();
+  const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
+  lock.unlock();
+  if (n == 0) return 0;
+  w.stats_ref().public_acquires += n;
+  return accept(w, p.buffer.data(), n, rank_);
+}
+
+sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Level level) {
+  // --remote-steal sequential: one worker of the process at a time. acquire
+  // / release: the token orders one holder's RMA calls before the next's
+  // (not needed for correctness, which each call keeps on its own).
+  const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
+  if (sequential && remote_busy_.exchange(true, std::memory_order_acquire)) return {};
   PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
   flush_pending(p);
   WorkerStats& s = w.stats_ref();
-  // 1. Tasks this process offered and nobody took: take them back first.
-  if (protocol_->offering()) {
-    std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
-    if (lock.owns_lock()) {
-      p.buffer.clear();
-      const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
-      lock.unlock();
-      if (n > 0) {
-        s.public_acquires += n;
-        return accept(w, p, rank_);
-      }
-    }
-  }
-  if (ranks_ == 1) return 0;
-  // 2. Another rank, at random.
-  const int pick = static_cast<int>(p.rng.below(static_cast<std::uint32_t>(ranks_ - 1)));
-  const int victim = pick >= rank_ ? pick + 1 : pick;
   ++s.remote_steal_attempts;
   p.buffer.clear();
-  const std::uint32_t n = protocol_->steal(victim, w.id(), p.buffer, p.comm);
+  const std::int64_t traced_from = w.trace() ? platform::now_ns() : 0;
+  const std::uint32_t n = protocol_->steal(victim, w.id(), level, p.buffer, p.comm);
+  if (sequential) remote_busy_.store(false, std::memory_order_release);
   if (n == 0) {
     ++s.remote_failed_steals;
-    return 0;
+    return {0, true};
   }
   p.pending_target = victim;  // the completion add is non-blocking
   ++s.remote_steals;
   s.remote_tasks_stolen += n;
-  return accept(w, p, victim);
+  const std::uint32_t accepted = accept(w, p.buffer.data(), n, victim);
+  if (w.trace()) [[unlikely]] w.trace_steal(traced_from, victim, trace::kPublicQueueTrack, n);
+  return {accepted, true};
 }
 
-std::uint32_t Distributor::accept(sched::Worker& w, PerWorker& p, int from) {
+std::uint32_t Distributor::accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from) {
   const task::TaskRegistry& registry = sched_.registry();
-  const std::size_t count = p.buffer.size() / stride_;
   for (std::size_t i = 0; i < count; ++i) {
-    const std::byte* slot = p.buffer.data() + i * stride_;
+    const std::byte* slot = slots + i * stride_;
     const task::TaskHeader& h = *task::header(slot);
     std::string bad;
     if (h.fn_id >= registry.size()) bad = "unknown function id " + std::to_string(h.fn_id);
@@ -252,6 +303,7 @@ void Distributor::add_counters(RunStats& stats) const {
   for (std::size_t i = 0; i < stats.workers.size() && i < per_worker_.size(); ++i) {
     per_worker_[i].comm.add_to(stats.workers[i]);
     stats.workers[i].rank = static_cast<std::uint32_t>(rank_);
+    stats.workers[i].node = static_cast<std::uint32_t>(nodes_[static_cast<std::size_t>(rank_)]);
   }
   if (!stats.workers.empty()) progress_comm_.add_to(stats.workers[0]);
 }

@@ -12,8 +12,23 @@
 // a random other rank.
 //
 // Owner lock (`owner_`): one thread of the process at a time performs the
-// queue's owner operations (dry/release/acquire); try-lock, since a worker
-// that finds it busy has other work.
+// queue's owner operations (dry/release/acquire), and serves requests and
+// pushes (below); try-lock, since a worker that finds it busy has other work.
+//
+// Locality (distributor_locality.cpp). The victim policy picks the rank and
+// the level a thief meets it at; the chunk policy sizes SDC steals by that
+// level, and SWS offers (a block of the steal-half sequence is at most
+// half the offer, so offers are capped at 2k when every remote level asks
+// for at most k). Success-only (seed 003): every rank advertises its load
+// (tasks queued, plus workers busy with a task) on a board at each node's
+// first rank when it turns zero or non-zero; a thief reads its node's board
+// (one RMA get), queues a request (MPI_SUM on the victim's requests[thief])
+// at a rank of another node that advertises work, and the victim's next
+// poll with tasks queued answers it through the thief's TaskMailbox (or
+// queues its next spawn to answer with); a request is never declined, so
+// an inter-node steal never fails. Push (Chameleon, seed 004 §3.2): every
+// --push-interval-us a rank publishes its load, reads the board, plans with
+// policy::plan_push and sends its share to the paired rank's mailbox.
 //
 // Termination (Runtime::root / Runtime::pool): every rank runs a finish over
 // what it seeds. A task that ran on another rank reports its completion only
@@ -36,10 +51,13 @@
 #include "dist/mpi_session.hpp"
 #include "dist/rma_window.hpp"
 #include "dist/steal_protocol.hpp"
+#include "dist/task_mailbox.hpp"
 #include "dist/window_layout.hpp"
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
 #include "platform/rng.hpp"
+#include "policy/chunk_policy.hpp"
+#include "policy/push_balance.hpp"
 #include "sched/remote_work.hpp"
 
 namespace heist::sched {
@@ -58,6 +76,7 @@ class Distributor final : public sched::RemoteWork {
   int rank() const noexcept { return rank_; }
   int ranks() const noexcept { return ranks_; }
   int window_model() const noexcept { return window_.model(); }
+  int node_of(int rank) const noexcept { return nodes_[static_cast<std::size_t>(rank)]; }
 
   // ---- regions (worker 0's thread) ----
   void begin_region();
@@ -66,7 +85,9 @@ class Distributor final : public sched::RemoteWork {
   // ---- sched::RemoteWork ----
   bool region_active() const noexcept override { return active_.load(std::memory_order_relaxed); }
   void poll(sched::Worker& w) override;
-  std::uint32_t steal(sched::Worker& w) override;
+  std::uint32_t reclaim(sched::Worker& w) override;
+  sched::StealOutcome steal(sched::Worker& w, int victim, policy::Level level) override;
+  bool request(sched::Worker& w, policy::SuccessOnlyVictims& policy) override;
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error) override;
   bool region_done(sched::Worker& w) override;
@@ -85,12 +106,27 @@ class Distributor final : public sched::RemoteWork {
     CommCounters comm;
     platform::Rng rng;
     std::vector<std::byte> buffer;  // slots moving in or out
+    std::vector<std::uint64_t> words;  // one word per rank: a copy of the board, or of the requests
     int pending_target = -1;        // a non-blocking call awaits its flush
+    std::atomic<std::uint32_t> load{0};  // written by the worker at its polls, summed by the owner (relaxed: an estimate)
   };
 
-  // Tasks released to the public queue (0: none may leave; the queue being full counts as 1).
+  // Tasks released to the public queue (0: none may leave, or the queue is full).
   std::uint32_t release_from(sched::Worker& w, PerWorker& p);
-  std::uint32_t accept(sched::Worker& w, PerWorker& p, int from);
+  std::uint32_t accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from);
+  policy::Level level_of(int rank) const noexcept {
+    return node_of(rank) == node_of(rank_) ? policy::Level::node : policy::Level::machine;
+  }
+  // ---- locality (distributor_locality.cpp) ----
+  void setup_locality();
+  std::uint32_t process_load() const noexcept;
+  void publish_load(PerWorker& p, std::uint32_t load);
+  void read_board(PerWorker& p);
+  void serve_requests(sched::Worker& w, PerWorker& p);
+  void push_step(sched::Worker& w, PerWorker& p);
+  void drain_mailbox(sched::Worker& w, PerWorker& p);
+  // Moves up to n of w's oldest migratable tasks to target's mailbox; false if none could go.
+  bool send_tasks_to(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n);
   void flush_pending(PerWorker& p);
   void drain_inbox(sched::Worker& w, PerWorker& p);
   void check_same_program(MpiSession& session);
@@ -100,13 +136,40 @@ class Distributor final : public sched::RemoteWork {
   MPI_Comm comm_;
   int rank_;
   int ranks_;
+  std::vector<int> nodes_;  // [rank]: its node (real or virtual)
   std::size_t stride_;
   WindowLayout layout_;
   RmaWindow window_;
   std::unique_ptr<StealProtocol> protocol_;
   CompletionInbox inbox_;
+  TaskMailbox mailbox_;
   std::mutex owner_;
+  // Tasks released because a thief of another rank asked are reserved for
+  // thieves until this time: this process's own idle workers do not take
+  // them back before then (else a lazily created task offered to a waiting
+  // rank goes back to its owner, idle in wait(), before the thief's next
+  // attempt). Written under owner_, read without it: relaxed, a hint — a
+  // stale value only shifts one re-acquire by a reservation period.
+  std::atomic<std::int64_t> reserved_until_ns_{0};
+  std::int64_t reacquire_delay_ns_;
   std::vector<PerWorker> per_worker_;
+
+  // Locality (set up at construction, then read-only unless noted).
+  policy::ChunkPolicy chunk_;
+  bool success_only_ = false;
+  bool push_ = false;
+  bool one_sided_thieves_ = false;  // another rank may steal from this process's public queue
+  std::uint32_t sws_offer_cap_ = 0;  // SWS: tasks per offer, at most (0: no cap)
+  std::vector<int> board_hosts_;     // each node's first rank: it holds that node's board
+  int board_host_ = 0;               // this rank's node's
+  std::vector<std::atomic<bool>> requested_;       // [rank]: this process has a request queued there
+  std::atomic<bool> remote_busy_{false};            // --remote-steal sequential: a worker steals from other ranks
+  policy::PushThresholds push_thresholds_;
+  // Owner lock:
+  std::vector<std::uint64_t> served_;  // [rank]: its requests answered
+  std::uint64_t served_total_ = 0;
+  std::uint32_t published_ = 0xFFFFFFFFu;  // the load last advertised (none yet)
+  std::int64_t next_push_ns_ = 0;
   std::atomic<bool> active_{false};
   std::uint64_t generation_ = 0;
   bool reported_ = false;             // worker 0: this region's drain counted

@@ -4,17 +4,20 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <utility>
 
 #include "dist/mpi_session.hpp"
+#include "platform/cpu.hpp"
 #include "platform/rng.hpp"
+#include "platform/timer.hpp"
 
 namespace heist::dist {
 
 // Holds the serialized-mode lock around one call and its flush.
 class RmaWindow::Guard {
  public:
-  explicit Guard(RmaWindow& w) : w_(w) {
-    w_.delay();
+  // target < 0: a call that moves no data (flush, progress): never delayed.
+  Guard(RmaWindow& w, int target) : w_(w), far_(w.delay(target)) {
     if (w_.serialized_) w_.mutex_.lock();
   }
   ~Guard() {
@@ -22,9 +25,11 @@ class RmaWindow::Guard {
   }
   Guard(const Guard&) = delete;
   Guard& operator=(const Guard&) = delete;
+  bool far() const noexcept { return far_; }  // the target is on another node
 
  private:
   RmaWindow& w_;
+  bool far_;
 };
 
 RmaWindow::RmaWindow(MPI_Comm comm, std::size_t bytes, bool serialized, int delay_us, std::uint64_t seed)
@@ -56,16 +61,27 @@ RmaWindow::~RmaWindow() {
   MPI_Win_free(&win_);
 }
 
-void RmaWindow::delay() noexcept {
-  if (delay_us_ == 0) return;
+void RmaWindow::set_inter_node_delay(std::vector<char> far, int delay_us) {
+  far_ = std::move(far);
+  far_delay_ns_ = std::int64_t{delay_us} * 1000;
+}
+
+bool RmaWindow::delay(int target) noexcept {
+  const bool far = target >= 0 && !far_.empty() && far_[static_cast<std::size_t>(target)] != 0;
+  if (far && far_delay_ns_ > 0) {
+    const std::int64_t until = platform::now_ns() + far_delay_ns_;
+    while (platform::now_ns() < until) platform::cpu_relax();
+  }
+  if (delay_us_ == 0) return far;
   thread_local platform::Rng rng(seed_ ^ reinterpret_cast<std::uintptr_t>(&rng));
   const auto us = rng.next() % static_cast<std::uint64_t>(delay_us_ + 1);
-  if (us == 0) return;
-  std::this_thread::sleep_for(std::chrono::microseconds(us));
+  if (us != 0) std::this_thread::sleep_for(std::chrono::microseconds(us));
+  return far;
 }
 
 std::uint64_t RmaWindow::fetch_add_sync(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   std::uint64_t old = 0;
   check(MPI_Fetch_and_op(&value, &old, MPI_UINT64_T, target, disp, MPI_SUM, win_), "MPI_Fetch_and_op(SUM)");
   check(MPI_Win_flush(target, win_), "MPI_Win_flush");
@@ -76,7 +92,8 @@ std::uint64_t RmaWindow::fetch_add_sync(int target, MPI_Aint disp, std::uint64_t
 }
 
 std::uint64_t RmaWindow::read_sync(int target, MPI_Aint disp, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   std::uint64_t value = 0;
   check(MPI_Fetch_and_op(nullptr, &value, MPI_UINT64_T, target, disp, MPI_NO_OP, win_), "MPI_Fetch_and_op(NO_OP)");
   check(MPI_Win_flush(target, win_), "MPI_Win_flush");
@@ -87,7 +104,8 @@ std::uint64_t RmaWindow::read_sync(int target, MPI_Aint disp, CommCounters& c) {
 }
 
 void RmaWindow::read_words_sync(int target, MPI_Aint disp, std::uint64_t* out, int count, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   check(MPI_Get_accumulate(nullptr, 0, MPI_UINT64_T, out, count, MPI_UINT64_T, target, disp, count, MPI_UINT64_T,
                            MPI_NO_OP, win_),
         "MPI_Get_accumulate(NO_OP)");
@@ -99,7 +117,8 @@ void RmaWindow::read_words_sync(int target, MPI_Aint disp, std::uint64_t* out, i
 
 std::uint32_t RmaWindow::cas32_sync(int target, MPI_Aint disp, std::uint32_t compare, std::uint32_t value,
                                     CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   std::uint32_t old = 0;
   check(MPI_Compare_and_swap(&value, &compare, &old, MPI_UINT32_T, target, disp, win_), "MPI_Compare_and_swap");
   check(MPI_Win_flush(target, win_), "MPI_Win_flush");
@@ -111,7 +130,8 @@ std::uint32_t RmaWindow::cas32_sync(int target, MPI_Aint disp, std::uint32_t com
 
 void RmaWindow::accumulate(int target, MPI_Aint disp, std::uint64_t value, MPI_Op op, const char* what,
                            CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   check(MPI_Accumulate(&value, 1, MPI_UINT64_T, target, disp, 1, MPI_UINT64_T, op, win_), what);
   ++c.atomics;
   c.bytes += 8;
@@ -126,7 +146,8 @@ void RmaWindow::replace(int target, MPI_Aint disp, std::uint64_t value, CommCoun
 }
 
 void RmaWindow::put(int target, MPI_Aint disp, const void* data, std::size_t bytes, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   check(MPI_Put(data, static_cast<int>(bytes), MPI_BYTE, target, disp, static_cast<int>(bytes), MPI_BYTE, win_),
         "MPI_Put");
   ++c.puts;
@@ -134,7 +155,8 @@ void RmaWindow::put(int target, MPI_Aint disp, const void* data, std::size_t byt
 }
 
 void RmaWindow::get(int target, MPI_Aint disp, void* data, std::size_t bytes, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
   check(MPI_Get(data, static_cast<int>(bytes), MPI_BYTE, target, disp, static_cast<int>(bytes), MPI_BYTE, win_),
         "MPI_Get");
   ++c.gets;
@@ -142,19 +164,19 @@ void RmaWindow::get(int target, MPI_Aint disp, void* data, std::size_t bytes, Co
 }
 
 void RmaWindow::flush(int target, CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, -1);
   check(MPI_Win_flush(target, win_), "MPI_Win_flush");
   ++c.flushes;
 }
 
 void RmaWindow::flush_all(CommCounters& c) {
-  Guard g(*this);
+  Guard g(*this, -1);
   check(MPI_Win_flush_all(win_), "MPI_Win_flush_all");
   ++c.flushes;
 }
 
 void RmaWindow::poke_progress(MPI_Comm comm) {
-  Guard g(*this);
+  Guard g(*this, -1);
   int flag = 0;
   check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe (progress)");
 }

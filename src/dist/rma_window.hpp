@@ -17,6 +17,10 @@
 // each call (with its flush) holds one process-wide mutex.
 // Debug: Options::rma_delay_us injects a random delay before every call, to
 // shake out orderings in the stress tests.
+// Virtual nodes: set_inter_node_delay() makes every operation (put, get,
+// accumulate, fetch-and-op, compare-and-swap; not a flush) whose target is
+// on another node wait that long first, busy-waiting like a thread blocked
+// on a network round trip (--inter-node-delay-us).
 #pragma once
 
 #include <mpi.h>
@@ -24,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "heist/stats.hpp"
 
@@ -37,7 +42,9 @@ struct CommCounters {
   std::uint64_t flushes = 0;  // blocking completions
   std::uint64_t bytes = 0;    // payload moved by gets and puts (and atomics' operands)
   std::uint64_t lazy_flushes = 0;  // deferred completion of non-blocking calls (not a protocol round trip)
+  std::uint64_t inter_node = 0;    // operations whose target is on another node
   void add_to(WorkerStats& s) const noexcept {
+    s.rma_inter_node += inter_node;
     s.rma_atomics += atomics;
     s.rma_gets += gets;
     s.rma_puts += puts;
@@ -56,6 +63,9 @@ class RmaWindow {
   RmaWindow& operator=(const RmaWindow&) = delete;
 
   int model() const noexcept { return model_; }  // MPI_WIN_UNIFIED or MPI_WIN_SEPARATE
+
+  // Before the first call: far[target] != 0 for targets on another node.
+  void set_inter_node_delay(std::vector<char> far, int delay_us);
 
   // Atomic, blocking: fetch-and-add / read (MPI_NO_OP) / compare-and-swap.
   std::uint64_t fetch_add_sync(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c);
@@ -79,7 +89,7 @@ class RmaWindow {
 
  private:
   class Guard;
-  void delay() noexcept;
+  bool delay(int target) noexcept;  // true: the target is on another node
   void accumulate(int target, MPI_Aint disp, std::uint64_t value, MPI_Op op, const char* what, CommCounters& c);
 
   MPI_Win win_ = MPI_WIN_NULL;
@@ -89,6 +99,8 @@ class RmaWindow {
   int delay_us_;
   std::mutex mutex_;  // serialized mode only
   std::uint64_t seed_;
+  std::vector<char> far_;      // [target]: on another node
+  std::int64_t far_delay_ns_ = 0;
 };
 
 }  // namespace heist::dist

@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "platform/cpu.hpp"
-#include "policy/chunk_policy.hpp"
 
 namespace heist::dist {
 
@@ -65,11 +64,11 @@ std::uint32_t SdcQueue::acquire(std::vector<std::byte>& out, CommCounters& c) {
   return static_cast<std::uint32_t>(n);
 }
 
-std::uint32_t SdcQueue::steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) {
+std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
+                              CommCounters& c) {
   SdcSteal s(thief_id(thief));
-  const policy::ChunkPolicy chunk(chunk_);
-  const auto take = [&chunk](std::uint64_t available) {
-    return chunk.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)));
+  const auto take = [this, level](std::uint64_t available) {
+    return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), level);
   };
   int polls = 0;
   std::uint64_t words[2];

@@ -18,11 +18,13 @@
 #include "dist/steal_protocol.hpp"
 #include "dist/window_layout.hpp"
 #include "heist/options.hpp"
+#include "policy/chunk_policy.hpp"
 
 namespace heist::dist {
 
 class SdcQueue final : public StealProtocol {
  public:
+  // A thief takes chunk.take(public tasks, level) under the victim's lock.
   SdcQueue(RmaWindow& window, const WindowLayout& layout, int rank, ChunkSpec chunk);
 
   bool dry(CommCounters& c) override;
@@ -31,7 +33,8 @@ class SdcQueue final : public StealProtocol {
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;
   std::uint32_t acquire(std::vector<std::byte>& out, CommCounters& c) override;
   bool offering() const noexcept override { return owner_.split() > tail_seen_; }
-  std::uint32_t steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) override;
+  std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
+                      CommCounters& c) override;
 
   static constexpr int kLockPolls = 64;  // polls of a busy lock before a thief gives up
 
@@ -45,7 +48,7 @@ class SdcQueue final : public StealProtocol {
   RmaWindow& win_;
   WindowLayout layout_;
   int rank_;
-  ChunkSpec chunk_;
+  policy::ChunkPolicy chunk_;
   SdcOwnerState owner_;
   std::vector<std::byte> shadow_;
   std::uint64_t tail_seen_ = 0;

@@ -104,7 +104,7 @@ ThiefRecord run_thief(RmaWindow& window, StealProtocol& queue, std::size_t strid
     out.clear();
     CommCounters c;
     const auto start = std::chrono::steady_clock::now();
-    const std::uint32_t n = queue.steal(kVictim, 0, out, c);
+    const std::uint32_t n = queue.steal(kVictim, 0, policy::Level::node, out, c);
     const auto stop = std::chrono::steady_clock::now();
     window.flush(kVictim, untimed);  // the completion add each protocol leaves pending
     if (n == 0) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dist/rma_window.hpp"
+#include "policy/topology.hpp"
 
 namespace heist::dist {
 
@@ -39,8 +40,10 @@ class StealProtocol {
   virtual bool offering() const noexcept = 0;
 
   // ---- thief (any thread; `thief` names the stealing agent, unique per rank x worker) ----
-  // One steal attempt on `victim`; copied slots are appended to `out`.
-  virtual std::uint32_t steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) = 0;
+  // One steal attempt on `victim`, which meets the thief at `level` (node or
+  // machine: the chunk policy may differ); copied slots are appended to `out`.
+  virtual std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
+                              CommCounters& c) = 0;
 };
 
 }  // namespace heist::dist

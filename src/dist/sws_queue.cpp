@@ -68,7 +68,7 @@ void SwsQueue::copy_out(std::uint64_t begin, std::uint64_t end, std::vector<std:
   }
 }
 
-std::uint32_t SwsQueue::steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) {
+std::uint32_t SwsQueue::steal(int victim, int thief, policy::Level, std::vector<std::byte>& out, CommCounters& c) {
   sws::TargetMode& mode = modes_[static_cast<std::size_t>(thief)][static_cast<std::size_t>(victim)];
   SwsSteal s(mode);
   if (s.step() == SwsSteal::Step::probe &&

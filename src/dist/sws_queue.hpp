@@ -32,7 +32,10 @@ class SwsQueue final : public StealProtocol {
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;
   std::uint32_t acquire(std::vector<std::byte>& out, CommCounters& c) override;
   bool offering() const noexcept override { return owner_.live() && !owner_.exhausted(); }
-  std::uint32_t steal(int victim, int thief, std::vector<std::byte>& out, CommCounters& c) override;
+  // The block is the protocol's (steal-half sequence of the offer): `level`
+  // plays no part; the owner shapes its offers instead (Distributor).
+  std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
+                      CommCounters& c) override;
 
  private:
   void copy_out(std::uint64_t begin, std::uint64_t end, std::vector<std::byte>& out) const;

@@ -12,6 +12,12 @@
 //   inbox_consumed       owner                      MPI_REPLACE
 //   regions_done         every rank (rank 0's word) MPI_SUM (termination count)
 //   inbox_seq[i]         sender of ticket t         MPI_REPLACE (t + 1)
+//   request_total        success-only thieves       MPI_SUM (requests ever queued here)
+//   requests[r]          thief rank r               MPI_SUM (requests r ever queued here)
+//   board[r]             rank r (node leaders' only) MPI_REPLACE (r's advertised load)
+//   mail_reserved        senders of tasks           MPI_SUM (ticket)
+//   mail_consumed        owner                      MPI_REPLACE
+//   mail_seq[i]          sender of ticket t         MPI_REPLACE (t + 1, first entry of a batch)
 // Everything is read with MPI_NO_OP fetches. Task slots and inbox entries are
 // plain bytes written by MPI_Put and read by MPI_Get; the protocol words
 // order them (a slot is read only after the word that publishes it).
@@ -36,8 +42,30 @@ struct WindowLayout {
   static constexpr MPI_Aint kRegionsDone = 72;
   static constexpr MPI_Aint kHeaderBytes = 128;
 
-  WindowLayout(std::size_t ring_slots, std::size_t stride, std::size_t inbox_slots, std::size_t inbox_entry)
-      : ring_slots(ring_slots), stride(stride), inbox_slots(inbox_slots), inbox_entry(inbox_entry) {}
+  WindowLayout(std::size_t ring_slots, std::size_t stride, std::size_t inbox_slots, std::size_t inbox_entry,
+               std::size_t ranks = 0, std::size_t mailbox_slots = 0)
+      : ring_slots(ring_slots),
+        stride(stride),
+        inbox_slots(inbox_slots),
+        inbox_entry(inbox_entry),
+        ranks(ranks),
+        mailbox_slots(mailbox_slots),
+        mailbox_entry(kMailHeader + stride) {}
+
+  // Locality (success-only requests, advertised loads, the task mailbox):
+  // after everything above, so the protocols' offsets do not move.
+  static constexpr MPI_Aint kMailHeader = 16;  // bytes before each mailbox slot
+  MPI_Aint request_total() const noexcept { return locality_base(); }
+  MPI_Aint mail_reserved() const noexcept { return locality_base() + 8; }
+  MPI_Aint mail_consumed() const noexcept { return locality_base() + 16; }
+  MPI_Aint requests(int rank) const noexcept { return locality_base() + 64 + 8 * static_cast<MPI_Aint>(rank); }
+  MPI_Aint board(int rank) const noexcept { return requests(static_cast<int>(ranks)) + 8 * static_cast<MPI_Aint>(rank); }
+  MPI_Aint mail_seq(std::uint64_t ticket) const noexcept {
+    return board(static_cast<int>(ranks)) + static_cast<MPI_Aint>((ticket % mailbox_slots) * 8);
+  }
+  MPI_Aint mail_entry(std::uint64_t ticket) const noexcept {
+    return mail_base() + static_cast<MPI_Aint>((ticket % mailbox_slots) * mailbox_entry);
+  }
 
   MPI_Aint inbox_seq(std::uint64_t ticket) const noexcept {
     return kHeaderBytes + static_cast<MPI_Aint>((ticket % inbox_slots) * 8);
@@ -49,15 +77,25 @@ struct WindowLayout {
     return inbox_base() + static_cast<MPI_Aint>((ticket % inbox_slots) * inbox_entry);
   }
   std::size_t bytes() const noexcept {
-    return static_cast<std::size_t>(inbox_base()) + inbox_slots * inbox_entry;
+    return static_cast<std::size_t>(mail_base()) + mailbox_slots * mailbox_entry;
   }
 
   std::size_t ring_slots;
   std::size_t stride;
   std::size_t inbox_slots;
   std::size_t inbox_entry;
+  std::size_t ranks;
+  std::size_t mailbox_slots;
+  std::size_t mailbox_entry;
 
  private:
+  MPI_Aint locality_base() const noexcept {
+    const auto end = static_cast<MPI_Aint>(static_cast<std::size_t>(inbox_base()) + inbox_slots * inbox_entry);
+    return (end + 63) / 64 * 64;
+  }
+  MPI_Aint mail_base() const noexcept {
+    return board(static_cast<int>(ranks)) + static_cast<MPI_Aint>(mailbox_slots * 8);
+  }
   MPI_Aint ring_base() const noexcept { return kHeaderBytes + static_cast<MPI_Aint>(inbox_slots * 8); }
   MPI_Aint inbox_base() const noexcept { return ring_base() + static_cast<MPI_Aint>(ring_slots * stride); }
 };

@@ -1,5 +1,6 @@
 #include "sched/continuations.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <exception>
 
@@ -36,6 +37,14 @@ bool exceptions_allow_migration() noexcept {
 
 ContinuationEngine::ContinuationEngine(Worker& worker, FiberPool& pool) noexcept
     : worker_(worker), pool_(pool), backoff_(kLoopBackoff) {}
+
+void ContinuationEngine::attach_remote() noexcept {
+  // Tasks another rank released for this process stay reserved for a
+  // while: look again at least twice within it (as Worker::help_until).
+  platform::BackoffLimits limits = kLoopBackoff;
+  limits.max_sleep_us = std::min(limits.max_sleep_us, worker_.remote_max_sleep_us_);
+  backoff_ = platform::Backoff(limits);
+}
 
 void ContinuationEngine::adopt_native() noexcept { platform::adopt_native(native_); }
 
@@ -254,6 +263,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   const auto found_work = [&] {
     if (searching_since_ != 0) w.search_ns_ += platform::now_ns() - searching_since_;
     searching_since_ = 0;
+    w.searching_ = false;
     backoff_.reset();
   };
   const auto run = [&]() -> Next {
@@ -285,21 +295,25 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   }
   const std::int64_t attempt = platform::now_ns();
   if (searching_since_ == 0) searching_since_ = attempt;
-  if (w.sched_.size() > 1 && w.try_steal() > 0) {  // the stolen slots are in our deque now
+  w.searching_ = true;
+  // As Worker::help_until: a steal through the victim policy (inside the
+  // process or, in a distributed region, from another one) ...
+  if (w.victims_ != nullptr && w.try_steal() > 0) {  // the stolen slots are in our deque now
     w.steal_ns_ += platform::now_ns() - attempt;
     w.search_ns_ += attempt - searching_since_;
     searching_since_ = 0;
     backoff_.reset();
     return {};
   }
-  // Nothing in this process after a round of attempts: look outside it.
-  if (w.remote_ != nullptr && w.remote_->region_active() && ++w.local_failures_ >= w.sched_.size() - 1) {
+  // ... and after a round of failed attempts, completions and deliveries
+  // from other processes, and what was released but nobody took.
+  if (w.remote_ != nullptr && w.remote_->region_active() && ++w.local_failures_ >= std::max(1, w.sched_.size() - 1)) {
     w.local_failures_ = 0;
     w.remote_->poll(w);
-    const std::int64_t remote_start = platform::now_ns();
-    if (w.remote_->steal(w) > 0) {
-      w.steal_ns_ += platform::now_ns() - remote_start;
-      w.search_ns_ += remote_start - searching_since_;
+    const std::int64_t reclaim_start = platform::now_ns();
+    if (w.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {
+      w.steal_ns_ += platform::now_ns() - reclaim_start;
+      w.search_ns_ += reclaim_start - searching_since_;
       searching_since_ = 0;
       backoff_.reset();
       return {};

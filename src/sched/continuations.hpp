@@ -65,6 +65,8 @@ class ContinuationEngine {
 
   // On the worker's own thread, before anything runs on it.
   void adopt_native() noexcept;
+  // The worker takes part in distributed regions (back-off as its helpers').
+  void attach_remote() noexcept;
 
   // ---- spawn side
   // Is the running code on a fiber that may move to another worker, with a

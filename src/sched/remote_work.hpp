@@ -8,11 +8,18 @@
 #include <cstdint>
 #include <string_view>
 
+#include "policy/topology.hpp"
+#include "policy/victim_policy.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sched {
 
 class Worker;
+
+struct StealOutcome {
+  std::uint32_t tasks = 0;
+  bool attempted = false;
+};
 
 class RemoteWork {
  public:
@@ -26,10 +33,21 @@ class RemoteWork {
   // completions, retire finished steals, release surplus tasks of `w`.
   virtual void poll(Worker& w) = 0;
 
-  // One attempt to find work outside the process's worker deques: take back
-  // tasks from the process's own public queue, else steal from another rank.
-  // Stolen tasks are pushed into `w` (Worker::accept_stolen). Returns tasks taken.
-  virtual std::uint32_t steal(Worker& w) = 0;
+  // Tasks this process offered to other ranks and nobody took: take them
+  // back into `w` (Worker::accept_stolen). Returns tasks taken.
+  virtual std::uint32_t reclaim(Worker& w) = 0;
+
+  // One steal attempt on rank `victim`, which the thief meets at `level`
+  // (node or machine). Stolen tasks are pushed into `w`. Not attempted when
+  // another worker of this process is stealing from other ranks (--remote-steal
+  // sequential).
+  virtual StealOutcome steal(Worker& w, int victim, policy::Level level) = 0;
+
+  // Success-only across nodes (seed 003): read the ranks' advertised loads
+  // and queue a request at a rank of another node that advertises work
+  // (policy.next_rank). That rank answers it with tasks, which poll()
+  // delivers later; a request is never declined. true: one was queued.
+  virtual bool request(Worker& w, policy::SuccessOnlyVictims& policy) = 0;
 
   // A task of another rank finished here (its escaping descendants too):
   // deliver its output and completion to the rank that owns its finish.

@@ -1,12 +1,15 @@
 #include "sched/scheduler.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
 
+#include "platform/cpu_count.hpp"
 #include "sched/fiber_pool.hpp"
+#include "sched/placement.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
 
@@ -16,14 +19,24 @@ namespace {
 std::atomic<bool> g_running{false};  // one runtime per process at a time
 }  // namespace
 
+namespace {
+int worker_count(const Options& options) {
+  return options.workers != 0 ? options.workers : platform::usable_cpus();
+}
+}  // namespace
+
 Scheduler::Scheduler(const Options& options)
-    : options_(options), registry_(task::TaskRegistry::global()) {
+    : options_(options),
+      registry_(task::TaskRegistry::global()),
+      sites_(platform::process_sites(options, worker_count(options))),
+      process_topology_(build_topology({RankSites{sites_.workers, 0}})),
+      topology_(process_topology_) {
   options_.validate();
   if (detail::tls_worker != nullptr) throw std::logic_error("heist: this thread already runs a heist runtime");
   if (g_running.exchange(true, std::memory_order_acq_rel))
     throw std::logic_error("heist: only one heist::Runtime may exist at a time");
   try {
-    if (options_.workers == 0) options_.workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    options_.workers = worker_count(options_);
     stride_ = task::slot_stride(options_.task_input_bytes);
     for (std::uint32_t id = 0; id < registry_.size(); ++id)
       if (registry_[id].in_size > options_.task_input_bytes)
@@ -33,7 +46,14 @@ Scheduler::Scheduler(const Options& options)
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
     if (uses_continuations(options_))
       fibers_ = std::make_unique<FiberPool>(options_.workers, options_.fiber_stack_bytes, stride_, options_.max_fibers);
-    for (int i = 0; i < options_.workers; ++i) workers_.push_back(std::make_unique<Worker>(*this, i, options_.workers));
+    for (int i = 0; i < options_.workers; ++i) {
+      workers_.push_back(std::make_unique<Worker>(*this, i));
+      workers_.back()->set_places(process_topology_, 0);
+    }
+    if (!options_.trace_file.empty()) {
+      trace_ = std::make_unique<trace::TraceRecorder>(options_, options_.workers);
+      for (int i = 0; i < options_.workers; ++i) workers_[static_cast<std::size_t>(i)]->attach_trace(&trace_->worker(i));
+    }
     workers_[0]->bind();
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
@@ -65,6 +85,13 @@ Scheduler::~Scheduler() {
   threads_.clear();  // joins
   workers_[0]->unbind();
   g_running.store(false, std::memory_order_release);
+  if (trace_) {
+    try {
+      trace_->write(registry_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s\n", e.what());  // a destructor: report, do not throw
+    }
+  }
 }
 
 void Scheduler::activate() noexcept {
@@ -90,6 +117,16 @@ void Scheduler::wait_for_activity() const noexcept {
 void Scheduler::attach_remote(RemoteWork* remote, int rank) noexcept {
   remote_ = remote;
   for (auto& w : workers_) w->attach_remote(remote, static_cast<std::uint32_t>(rank));
+  if (trace_) trace_->set_rank(rank);
+}
+
+void Scheduler::set_topology(policy::Topology topology, int place_base) {
+  topology_ = std::move(topology);
+  place_base_ = place_base;
+  // --balance push: tasks move between processes by push only; workers
+  // steal inside their process (process_topology_, set at construction).
+  if (options_.balance == BalanceMode::push) return;
+  for (auto& w : workers_) w->set_places(topology_, place_base_);
 }
 
 void Scheduler::quiesce() {

@@ -27,8 +27,11 @@
 
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
+#include "platform/hw_topology.hpp"
 #include "platform/native_thread.hpp"
+#include "policy/topology.hpp"
 #include "task/task_registry.hpp"
+#include "trace/trace_recorder.hpp"
 
 namespace heist::sched {
 
@@ -64,6 +67,14 @@ class Scheduler {
   void attach_remote(RemoteWork* remote, int rank) noexcept;
   RemoteWork* remote() const noexcept { return remote_; }
 
+  // Where the workers sit: this process's sites (hwloc or --hierarchy), and
+  // the machine the policies see — this process alone, or, with several
+  // ranks, every rank's workers (set_topology, before the first region).
+  const platform::ProcessSites& sites() const noexcept { return sites_; }
+  const policy::Topology& topology() const noexcept { return topology_; }
+  int place_base() const noexcept { return place_base_; }  // place of worker 0
+  void set_topology(policy::Topology topology, int place_base);
+
   // Deactivate must have happened: wait until workers 1.. are parked.
   void quiesce();
 
@@ -81,6 +92,10 @@ class Scheduler {
   Options options_;
   task::TaskRegistry& registry_;
   std::size_t stride_;
+  platform::ProcessSites sites_;
+  policy::Topology process_topology_;  // this process's workers alone
+  policy::Topology topology_;          // the machine (every rank's workers; set_topology)
+  int place_base_ = 0;
   std::unique_ptr<FiberPool> fibers_;  // before workers_: it outlives them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<platform::NativeThread>> threads_;
@@ -89,6 +104,7 @@ class Scheduler {
   std::atomic<std::uint32_t> epoch_{0};
   std::mutex error_mutex_;
   std::exception_ptr error_;  // guarded by error_mutex_
+  std::unique_ptr<trace::TraceRecorder> trace_;  // --trace: written when the workers have stopped
 };
 
 }  // namespace heist::sched

@@ -70,7 +70,7 @@ void SplitDeque::release() noexcept {
 }
 
 std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk,
-                                     std::vector<std::byte>& overflow) {
+                                     std::vector<std::byte>& overflow, policy::Level level) {
   std::uint64_t v = ts_.load(std::memory_order_acquire);
   std::uint32_t tail, k;
   for (;;) {
@@ -80,7 +80,7 @@ std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy
       if (!wanted_.load(std::memory_order_relaxed)) wanted_.store(true, std::memory_order_relaxed);
       return 0;
     }
-    k = chunk.take(split - tail);
+    k = chunk.take(split - tail, level);
     // acquire on success: pairs with the owner's release that published these slots.
     if (ts_.compare_exchange_weak(v, pack(tail + k, split), std::memory_order_acquire,
                                   std::memory_order_acquire))

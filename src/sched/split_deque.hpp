@@ -130,12 +130,14 @@ class SplitDeque {
   }
 
   // ---- thief ----
-  // Claim a chunk of public tasks (chunk.take(available)) and push copies of
-  // them into `mine` (the thief's own deque, of the same stride); slots that
-  // do not fit because `mine` is at its maximum capacity are appended to
-  // `overflow` (stride bytes each) for the thief to run. Returns the number
-  // taken, 0 if nothing was public (and flags `wanted`).
-  std::uint32_t steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk, std::vector<std::byte>& overflow);
+  // Claim a chunk of public tasks (chunk.take(available, level): `level` is
+  // where thief and victim meet) and push copies of them into `mine` (the
+  // thief's own deque, of the same stride); slots that do not fit because
+  // `mine` is at its maximum capacity are appended to `overflow` (stride
+  // bytes each) for the thief to run. Returns the number taken, 0 if nothing
+  // was public (and flags `wanted`).
+  std::uint32_t steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk, std::vector<std::byte>& overflow,
+                           policy::Level level = policy::Level::process);
 
   // Public tasks seen by a thief right now (a hint).
   std::uint32_t public_size() const noexcept {

@@ -32,13 +32,14 @@ constexpr platform::BackoffLimits kWaitBackoff{6, 8, 2, 100};
 constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
 }  // namespace
 
-Worker::Worker(Scheduler& scheduler, int id, int workers)
+Worker::Worker(Scheduler& scheduler, int id)
     : sched_(scheduler),
       id_(id),
       poll_interval_(scheduler.options().poll_interval),
       poll_countdown_(scheduler.options().poll_interval),
+      poll_period_ns_(std::int64_t{scheduler.options().poll_period_us} * 1000),
+      remote_max_sleep_us_(std::max(2, scheduler.options().reacquire_delay_us / 2)),
       deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
-      victims_(id, workers),
       chunk_(scheduler.options().chunk),
       decider_(scheduler.options()),
       rng_(scheduler.options().seed + static_cast<std::uint64_t>(id)),
@@ -56,6 +57,19 @@ void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
   remote_ = remote;
   rank_ = rank;
   stats_.rank = rank;
+  if (conts_ && remote_ != nullptr) conts_->attach_remote();
+}
+
+void Worker::set_places(const policy::Topology& topology, int place_base) {
+  topology_ = &topology;
+  place_base_ = place_base;
+  const int place = place_base + id_;
+  rng_.reseed(sched_.options().seed + static_cast<std::uint64_t>(place));
+  success_only_ = nullptr;
+  victims_.reset();
+  if (topology.places() < 2) return;
+  victims_ = policy::make_victim_policy(sched_.options().victim, topology, place);
+  success_only_ = dynamic_cast<policy::SuccessOnlyVictims*>(victims_.get());
 }
 
 void Worker::bind() noexcept {
@@ -125,6 +139,14 @@ void Worker::grant(std::int64_t credits) noexcept {
   room = -credits;
 }
 
+std::int64_t Worker::paced_credits(std::int64_t wanted, std::int64_t now) noexcept {
+  const std::int64_t since = now - last_grant_ns_;
+  last_grant_ns_ = now;
+  if (since > poll_period_ns_) credit_pace_ = std::max<std::int64_t>(1, credit_pace_ / 2);
+  else if (since < poll_period_ns_ / 2 && credit_pace_ < wanted) credit_pace_ *= 2;
+  return std::min(wanted, credit_pace_);
+}
+
 SpawnPolicy Worker::policy_here() const noexcept {
   const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
   return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
@@ -160,7 +182,13 @@ void Worker::stack_exhausted() const {
 }
 
 policy::SpawnAction Worker::decide_spawn() {
-  if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
+  const bool paced = remote_ != nullptr && remote_->region_active();
+  std::int64_t now = 0;
+  if (paced) {
+    now = platform::now_ns();
+    if (now - last_poll_ns_ >= poll_period_ns_) poll_remote();
+  }
+  if (queue_seeds_ && level == 0) return policy::SpawnAction::queue;
   SpawnPolicy kind = policy_here();
   // A thread's own stack never migrates, so it cannot expose a continuation:
   // under continuation stealing its spawns are queued, to run on fibers.
@@ -186,7 +214,9 @@ policy::SpawnAction Worker::decide_spawn() {
   const policy::SpawnAction action = decider_.decide(kind, facts);
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = true; break;
-    case policy::SpawnAction::run_inline: grant(decider_.inline_credits()); break;
+    case policy::SpawnAction::run_inline:
+      grant(paced ? paced_credits(decider_.inline_credits(), now) : decider_.inline_credits());
+      break;
     case policy::SpawnAction::stack_exhausted: stack_exhausted();
     case policy::SpawnAction::queue:
     case policy::SpawnAction::expose: break;
@@ -249,6 +279,7 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     poll_remote();
   }
   stats_.max_queue = std::max<std::uint64_t>(stats_.max_queue, deque_.size());
+  if (trace_) [[unlikely]] trace_->queue(platform::now_ns(), deque_.size());
   if (at_top_level()) enter_region();
 }
 
@@ -399,6 +430,7 @@ void Worker::execute(std::byte* slot) {
     return;
   }
   if (room < 0) grant(0);  // a new task, maybe under another policy: re-evaluate
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   Frame child(ctx_, &current_frame(), h.ief.local<FinishScope>(), level);
   detail::FrameCore* const saved = this->frame;
@@ -424,17 +456,18 @@ void Worker::execute(std::byte* slot) {
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
-  (conts_ ? resumed() : this)->end_task(child, saved, h);
+  (conts_ ? resumed() : this)->end_task(child, saved, h, traced_from);
 }
 
-void Worker::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h) {
+void Worker::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, std::int64_t traced_from) {
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
     if (conts_ && !child.fence && waits_by_suspending() && conts_->can_suspend()) {
       Worker& now = conts_->suspend_until_drained(child.join);
-      if (&now != this) return now.end_task(child, saved, h);
+      if (&now != this) return now.end_task(child, saved, h, traced_from);
     }
     wait_frame(child);
   }
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, rank_);
   --depth_;
   --level;
   set_frame(saved);
@@ -455,6 +488,7 @@ void Worker::execute_foreign(std::byte* slot) {
   const task::TaskInfo& entry = sched_.registry()[h.fn_id];  // validated when it arrived
   if (room < 0) grant(0);
   ++no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
+  const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   FinishScope proxy;
   proxy.owner = ctx_;
@@ -475,6 +509,7 @@ void Worker::execute_foreign(std::byte* slot) {
     if (child.fence) flush_fence(child);
     return child.joined_drained() && proxy.drained_for_owner();
   });
+  if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --depth_;
   --level;
   --no_migrate_;
@@ -486,6 +521,7 @@ void Worker::execute_foreign(std::byte* slot) {
 
 void Worker::poll_remote() {
   poll_countdown_ = poll_interval_;
+  last_poll_ns_ = platform::now_ns();
   if (remote_->region_active()) remote_->poll(*this);
 }
 
@@ -538,11 +574,49 @@ void Worker::run_overflow() {
   }
 }
 
+// One step of the victim policy: a steal attempt inside the process or on
+// another rank, or (success-only, across nodes) a request. Counted per level.
 std::uint32_t Worker::try_steal() {
-  const int victim = victims_.next(rng_);
+  const bool remote_ok = remote_ != nullptr && remote_->region_active();
+  if (success_only_ != nullptr && success_only_->inter_node_due()) {
+    if (remote_ok) {
+      request_across();
+      return 0;  // the answer arrives through a poll
+    }
+    if (!success_only_->has_inside_node()) return 0;
+  }
+  const policy::VictimChoice c = victims_->next(rng_);
+  const int local = c.place - place_base_;
+  const bool here = local >= 0 && local < sched_.size();
+  if (!here && !remote_ok) return 0;  // other processes take part in distributed regions only
+  const std::int64_t start = platform::now_ns();
+  std::uint32_t taken = 0;
+  if (here) {
+    taken = steal_local(local, c.level);
+  } else {
+    const StealOutcome outcome = remote_->steal(*this, topology_->rank_of(c.place), c.level);
+    if (!outcome.attempted) return 0;  // another worker of this process is stealing remotely
+    taken = outcome.tasks;
+  }
+  victims_->on_result(c, taken);
+  const int l = policy::index(c.level);
+  LevelStealStats& at = stats_.levels[l];
+  ++at.attempts;
+  if (taken > 0) {
+    ++at.successes;
+    at.tasks += taken;
+  } else {
+    ++at.failures;
+  }
+  level_ns_[l] += platform::now_ns() - start;
+  return taken;
+}
+
+std::uint32_t Worker::steal_local(int victim, policy::Level level) {
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
-  const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_);
+  const std::int64_t traced_from = trace_ ? platform::now_ns() : 0;
+  const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_, level);
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
   // work is ready by the time a thief comes back.
@@ -554,7 +628,15 @@ std::uint32_t Worker::try_steal() {
   }
   ++stats_.steals;
   stats_.tasks_stolen += taken;
+  if (trace_) [[unlikely]] trace_steal(traced_from, static_cast<int>(rank_), victim, taken);
   return taken;
+}
+
+void Worker::request_across() {
+  const std::int64_t start = platform::now_ns();
+  const int l = policy::index(policy::Level::machine);
+  if (remote_->request(*this, *success_only_)) ++stats_.levels[l].attempts;
+  level_ns_[l] += platform::now_ns() - start;
 }
 
 template <class Done>
@@ -570,20 +652,28 @@ void Worker::help_until(Done&& done) {
   }
   std::byte* buffer = exec_buffer(help_depth_);
   ++help_depth_;
-  platform::Backoff backoff(id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff);
-  const bool may_steal = help_depth_ <= max_help_depth_ && sched_.size() > 1;
-  const bool may_steal_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
+  platform::BackoffLimits limits = id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff;
+  // Tasks another rank released for this process stay reserved for a while
+  // (Options::reacquire_delay_us): look again at least twice within it.
+  if (remote_ != nullptr) limits.max_sleep_us = std::min(limits.max_sleep_us, remote_max_sleep_us_);
+  platform::Backoff backoff(limits);
+  const bool may_steal = help_depth_ <= max_help_depth_ && victims_ != nullptr;
+  const bool may_poll_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
+  const int poll_round = std::max(1, sched_.size() - 1);
+  const bool was_searching = searching_;
   std::int64_t searching_since = 0;
   while (!done()) {
     if (deque_.pop(buffer)) {
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
       searching_since = 0;
+      searching_ = false;
       execute(buffer);
       backoff.reset();
       continue;
     }
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
+    searching_ = true;
     if (may_steal && try_steal() > 0) {
       const std::int64_t stolen_at = platform::now_ns();
       run_overflow();
@@ -593,15 +683,16 @@ void Worker::help_until(Done&& done) {
       backoff.reset();
       continue;
     }
-    // Nothing in this process after a round of attempts: look outside it.
-    if (may_steal_remote && remote_->region_active() && ++local_failures_ >= sched_.size() - 1) {
+    // After a round of failed attempts: apply completions and deliveries
+    // (they may end the wait), release, take back what nobody took.
+    if (may_poll_remote && remote_->region_active() && ++local_failures_ >= poll_round) {
       local_failures_ = 0;
-      remote_->poll(*this);  // completions that may end the wait; releases
-      const std::int64_t remote_start = platform::now_ns();
-      if (remote_->steal(*this) > 0) {
+      remote_->poll(*this);
+      const std::int64_t reclaim_start = platform::now_ns();
+      if (deque_.size() > 0 || remote_->reclaim(*this) > 0) {
         run_overflow();
-        steal_ns_ += platform::now_ns() - remote_start;
-        search_ns_ += remote_start - searching_since;
+        steal_ns_ += platform::now_ns() - reclaim_start;
+        search_ns_ += reclaim_start - searching_since;
         searching_since = 0;
         backoff.reset();
         continue;
@@ -610,6 +701,7 @@ void Worker::help_until(Done&& done) {
     backoff.pause();
   }
   if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+  searching_ = was_searching;
   --help_depth_;
 }
 
@@ -696,16 +788,17 @@ void Worker::wait_sync(detail::SyncNode* node) {
 
 // ---------------------------------------------------------------- distributed regions
 
-void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
+void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
   if (!at_top_level() || !stack_->finishes.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
   FinishRecord& record = stack_->finishes.emplace_back(ctx_, &current_frame(), level);
   set_frame(&record);
   std::exception_ptr error;
-  if (seed && conts_) {
+  if (seed && conts_ && !pool) {
     // Under continuation stealing the body runs as a task, on a fiber, so
-    // that its continuations can be stolen too (this stack never moves).
+    // that its continuations can be stolen too (this stack never moves). A
+    // pool's seeds are queued from here, as below.
     struct Body {
       void (*run)(void*);
       void* ctx;
@@ -727,11 +820,14 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed) {
     enroll(&record.scope);
     deque_.end_push();
   } else if (seed) {
+    queue_seeds_ = pool;
+    grant(0);  // no inline credits left from before: every seed spawn asks decide_spawn()
     try {
       body(ctx);
     } catch (...) {
       error = std::current_exception();
     }
+    queue_seeds_ = false;
   }
   help_until([&] {
     if (record.fence) flush_fence(record);
@@ -802,6 +898,20 @@ void Worker::run_until_stopped() {
   unbind();
 }
 
+// ---------------------------------------------------------------- trace (--trace)
+
+std::int64_t Worker::trace_begin() {
+  const std::int64_t now = platform::now_ns();
+  trace_->queue(now, deque_.size());
+  return now;
+}
+
+void Worker::trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken) {
+  const std::int64_t now = platform::now_ns();
+  trace_->steal(from_ns, now, victim_rank, victim_track, taken);
+  trace_->queue(now, deque_.size() + overflow_.size() / sched_.stride());
+}
+
 // ---------------------------------------------------------------- statistics
 
 WorkerStats Worker::stats() const {
@@ -815,6 +925,7 @@ WorkerStats Worker::stats() const {
   s.time_search_s = platform::ns_to_s(search_ns_);
   s.time_steal_s = platform::ns_to_s(steal_ns_);
   s.time_work_s = std::max(0.0, s.time_active_s - s.time_search_s - s.time_steal_s);
+  for (int l = 0; l < policy::kLevels; ++l) s.levels[l].time_s = platform::ns_to_s(level_ns_[l]);
   return s;
 }
 
@@ -823,6 +934,7 @@ void Worker::reset_stats() noexcept {
   deferred_ = slow_inlined_ = fast_inlined_ = 0;
   granted_ = -room;  // nothing spent yet of what remains
   active_ns_ = search_ns_ = steal_ns_ = 0;
+  for (std::int64_t& ns : level_ns_) ns = 0;
   deque_.reset_counters();
 }
 

@@ -38,6 +38,7 @@
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
 #include "task/task_slot.hpp"
+#include "trace/worker_trace.hpp"
 
 namespace heist::sched {
 
@@ -45,7 +46,7 @@ class Scheduler;
 
 class Worker : public detail::WorkerCore {
  public:
-  Worker(Scheduler& scheduler, int id, int workers);
+  Worker(Scheduler& scheduler, int id);
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
@@ -64,7 +65,9 @@ class Worker : public detail::WorkerCore {
   // Runs body(ctx) (if seed) under a finish, helps until it drains, then
   // until every rank's region is done; stops the other workers. A task
   // exception is left for the caller to rethrow after the ranks met.
-  void run_region(void (*body)(void*), void* ctx, bool seed);
+  // With `pool`, the spawns body() makes itself are all queued: they are the
+  // task pool every worker and rank draws from (Runtime::pool).
+  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   // ---- for dist/ (RemoteWork implementations) ----
   std::size_t queued() const noexcept { return deque_.size(); }
@@ -87,6 +90,18 @@ class Worker : public detail::WorkerCore {
   // Does a wait here suspend its fiber (work-first, adaptive in its
   // work-first mode) rather than help in place (every other policy)?
   bool waits_by_suspending() const noexcept;
+  // --trace: this worker's events (null when off; only the slow paths test it).
+  void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
+  trace::WorkerTrace* trace() const noexcept { return trace_; }
+  // A steal this worker made from [from_ns, now]; victim_track: a worker or trace::kPublicQueueTrack.
+  void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
+
+  // Owner thread: the worker is looking for work (its load is its queue alone).
+  bool searching() const noexcept { return searching_; }
+
+  // The machine this worker steals in, and its place there: the victim
+  // policy (Options::victim) is made for it. Before the first region.
+  void set_places(const policy::Topology& topology, int place_base);
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -124,13 +139,14 @@ class Worker : public detail::WorkerCore {
   void help_until(Done&& done);
   void wait_frame(Frame& frame);
   void execute(std::byte* slot);
-  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h);
+  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
   policy::SpawnAction decide_spawn();
   std::int64_t inline_budget() const noexcept;
   [[noreturn]] void stack_exhausted() const;
   SpawnPolicy policy_here() const noexcept;
   void execute_foreign(std::byte* slot);
   void poll_remote();
+  std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   void grant(std::int64_t credits) noexcept;
@@ -143,6 +159,8 @@ class Worker : public detail::WorkerCore {
   void leave_region();
   void release_dependents(detail::SyncNode* node);
   std::uint32_t try_steal();
+  std::uint32_t steal_local(int victim, policy::Level level);
+  void request_across();
   void run_overflow();
   template <class Call>
   void run_inline(Call&& call);
@@ -156,6 +174,7 @@ class Worker : public detail::WorkerCore {
     frame_level = f->level;
   }
   void park();
+  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }
 
   Scheduler& sched_;
@@ -164,10 +183,26 @@ class Worker : public detail::WorkerCore {
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   int poll_interval_;
   int poll_countdown_;
-  int local_failures_ = 0;
-  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)           // failed steals inside the process since the last remote attempt
+  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
+  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)
+  // Between processes a thief of another rank cannot raise work_wanted: it is
+  // heard only when this worker polls, which inline spawns never do. So in a
+  // distributed region the slow path polls when poll_period_ns_ has passed,
+  // and the inline credits it grants are paced so that it runs about that
+  // often: halved when slow paths come further apart, doubled (up to what
+  // the spawn policy grants) when they come much closer.
+  std::int64_t poll_period_ns_;
+  std::int64_t last_poll_ns_ = 0;
+  std::int64_t last_grant_ns_ = 0;
+  std::int64_t credit_pace_ = 1;
+  std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
+  bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
-  policy::RandomVictims victims_;
+  const policy::Topology* topology_ = nullptr;
+  int place_base_ = 0;                                // place of this process's worker 0
+  std::unique_ptr<policy::VictimPolicy> victims_;     // null: no other place to steal from
+  policy::SuccessOnlyVictims* success_only_ = nullptr;  // victims_, when it is that policy
+  bool searching_ = false;
   policy::ChunkPolicy chunk_;
   policy::SpawnDecider decider_;
   platform::Rng rng_;
@@ -185,6 +220,7 @@ class Worker : public detail::WorkerCore {
   StackContainers* stack_ = &native_containers_;  // ... of the running stack
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
+  trace::WorkerTrace* trace_ = nullptr;
   // The rest of the running stack's state (StackState; with the fields of
   // WorkerCore and depth_ ... stack_ above).
   int ctx_;                       // owner id of scopes opened on this stack (== id_ on the native stack)
@@ -204,6 +240,7 @@ class Worker : public detail::WorkerCore {
   std::int64_t granted_ = 0;         // credits of the last grant (see grant())
   std::int64_t active_since_ns_ = 0;
   std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
+  std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
 };
 
 }  // namespace heist::sched

@@ -1,9 +1,22 @@
 #include "stats/stats_json.hpp"
 
+#include <iterator>
+
 namespace heist::stats {
 
+namespace {
+constexpr const char* kLevelNames[] = {"worker", "cache", "numa", "socket", "process", "node", "machine"};
+constexpr std::size_t kMachine = 6;
+}  // namespace
+
 nlohmann::json to_json(const WorkerStats& w) {
-  return {
+  nlohmann::json levels = nlohmann::json::object();
+  for (std::size_t l = 1; l < std::size(w.levels); ++l) {
+    const LevelStealStats& s = w.levels[l];
+    levels[kLevelNames[l]] = {{"attempts", s.attempts}, {"successes", s.successes}, {"failures", s.failures},
+                              {"tasks", s.tasks}, {"time_s", s.time_s}};
+  }
+  nlohmann::json out = {
       {"tasks_created", w.tasks_created}, {"tasks_executed", w.tasks_executed},
       {"tasks_inlined", w.tasks_inlined}, {"tasks_stolen", w.tasks_stolen},
       {"steals", w.steals},               {"steal_attempts", w.steal_attempts},
@@ -13,14 +26,20 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"suspensions", w.suspensions},
       {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
       {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
-      {"rank", w.rank},
+      {"rank", w.rank},                   {"node", w.node},
       {"remote_steal_attempts", w.remote_steal_attempts}, {"remote_steals", w.remote_steals},
       {"remote_failed_steals", w.remote_failed_steals},   {"remote_tasks_stolen", w.remote_tasks_stolen},
       {"public_releases", w.public_releases},             {"public_acquires", w.public_acquires},
       {"completions_sent", w.completions_sent},           {"completions_applied", w.completions_applied},
       {"rma", {{"atomics", w.rma_atomics}, {"gets", w.rma_gets}, {"puts", w.rma_puts},
-               {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes}}},
+               {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes},
+               {"inter_node", w.rma_inter_node}}},
+      {"requests_served", w.requests_served}, {"tasks_served", w.tasks_served},
+      {"pushes", w.pushes},                   {"tasks_pushed", w.tasks_pushed},
   };
+  out["failed_steals_inter_node"] = w.levels[kMachine].failures;
+  out["levels"] = std::move(levels);
+  return out;
 }
 
 nlohmann::json to_json(const RunStats& run) {

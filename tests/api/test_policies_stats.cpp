@@ -290,6 +290,36 @@ TEST(HelpFirst, InlinesOnlyWhenTheDequeIsAtItsMaximum) {
   EXPECT_EQ(t.max_queue, 8u);
 }
 
+
+// Runtime::pool: the seed body's own spawns are the pool, so every one is
+// queued whatever the policy (seed 004's setting: all tasks created on one
+// rank must be there for others to take); what they spawn follows the policy.
+TEST(Pool, SeedSpawnsAreQueuedUnderEveryPolicy) {
+  for (SpawnPolicy policy : heist_test::kAllPolicies) {
+    heist::Runtime rt(heist_test::options(1, policy));
+    rt.reset_stats();
+    g_tree_nodes = 0;
+    rt.pool([] {
+      for (int i = 0; i < 50; ++i) heist::spawn(tree_task, 0);
+    });
+    EXPECT_EQ(g_tree_nodes.load(), 50u) << heist::to_string(policy);
+    const heist::WorkerStats t = rt.stats().total();
+    EXPECT_EQ(t.tasks_created, 50u) << heist::to_string(policy);
+    EXPECT_EQ(t.tasks_inlined, 0u) << heist::to_string(policy);
+    EXPECT_EQ(t.max_queue, 50u) << heist::to_string(policy);
+  }
+}
+
+TEST(Pool, TasksSpawnedByPoolTasksFollowThePolicy) {
+  heist::Runtime rt(heist_test::options(1, SpawnPolicy::work_first));
+  rt.reset_stats();
+  g_tree_nodes = 0;
+  rt.pool([] { heist::spawn(tree_task, 6); });
+  EXPECT_EQ(g_tree_nodes.load(), tree_tasks(6));
+  const heist::WorkerStats t = rt.stats().total();
+  EXPECT_EQ(t.tasks_created, tree_tasks(6));
+  EXPECT_EQ(t.tasks_inlined, tree_tasks(6) - 1);  // all but the seed
+}
 // ---------------------------------------------------------------- options
 
 TEST(Options, ValidateRejectsOutOfRangeValues) {

@@ -3,7 +3,8 @@
 contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
-  check_bench_json.py [--expect-result N] [--expect-workers W] -- CMD...
+  check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-tasks T]
+                      [--expect-every-rank-works 1] -- CMD...
 """
 import json
 import subprocess
@@ -12,10 +13,36 @@ import sys
 REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "result", "verified"]
 STATS = ["tasks_created", "tasks_executed", "tasks_inlined", "steals", "steal_attempts", "failed_steals"]
 PER_WORKER = ["time_work_s", "time_search_s", "time_steal_s"]
+TABLE1 = ["tasks_created", "avg_task_time_us", "task_io", "task_creation_overhead_us", "inline_spawn_overhead_us",
+          "steals", "tasks_serialized", "tasks_serialized_share"]
 
 
 def fail(msg):
     sys.exit(f"check_bench_json: {msg}")
+
+
+def check_table1(report):
+    """The seed 000 Table 1 columns agree with the statistics they summarise."""
+    t1, stats = report.get("table1"), report["stats"]
+    if t1 is None:
+        fail("missing table1")
+    for key in TABLE1:
+        if key not in t1:
+            fail(f"missing table1.{key}")
+    if t1["tasks_created"] != stats["tasks_created"] or t1["tasks_serialized"] != stats["tasks_inlined"]:
+        fail("table1 task counts differ from stats")
+    if t1["steals"] != stats["steals"] + stats.get("remote_steals", 0):
+        fail("table1.steals != stats.steals + stats.remote_steals")
+    share = t1["tasks_serialized"] / t1["tasks_created"] if t1["tasks_created"] else 0.0
+    if abs(t1["tasks_serialized_share"] - share) > 1e-9:
+        fail("table1.tasks_serialized_share is not tasks_serialized / tasks_created")
+    if not t1["task_io"] or any(t["input_bytes"] <= 0 for t in t1["task_io"]):
+        fail("table1.task_io must list the app's tasks with their input bytes")
+    if t1["avg_task_time_us"] < 0:
+        fail("negative table1.avg_task_time_us")
+    for key in ("task_creation_overhead_us", "inline_spawn_overhead_us"):
+        if t1[key] is not None and t1[key] < 0:
+            fail(f"negative table1.{key}")
 
 
 def main():
@@ -47,14 +74,22 @@ def main():
             fail("tasks_created != tasks_executed")
         if stats["steal_attempts"] != stats["steals"] + stats["failed_steals"]:
             fail("steal_attempts != steals + failed_steals")
-        if len(stats["workers"]) != report["workers"]:
-            fail("one stats.workers entry per worker expected")
+        if len(stats["workers"]) != report["workers"] * report["ranks"]:
+            fail("one stats.workers entry per worker of every rank expected")
         for w in stats["workers"]:
             for key in PER_WORKER:
                 if key not in w:
                     fail(f"missing stats.workers[].{key}")
+        check_table1(report)
         if "--expect-tasks" in expect and stats["tasks_created"] != int(expect["--expect-tasks"]):
             fail(f"tasks_created {stats['tasks_created']} != {expect['--expect-tasks']}")
+        if "--expect-every-rank-works" in expect:
+            ran = {}
+            for w in stats["workers"]:
+                ran[w["rank"]] = ran.get(w["rank"], 0) + w["tasks_executed"]
+            idle = [r for r in range(report["ranks"]) if ran.get(r, 0) == 0]
+            if idle:
+                fail(f"ranks {idle} executed no task: work did not spread ({ran})")
 
 
 if __name__ == "__main__":

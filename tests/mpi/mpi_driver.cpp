@@ -7,6 +7,10 @@
 //   progress  rank 0 runs one long task while rank 1 steals: the first steal must
 //             happen while the long task is still running.
 //   mismatch  rank 1 registers one more task: every rank must fail at start-up.
+//   matrix    one tree for each combination of --victims x --chunks x --protocols x
+//             --balances x --remote-steals (comma lists), exactly-once each; the
+//             statistics per level must agree with the totals, and success-only
+//             must report no failed steal across nodes.
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -14,7 +18,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <heist/heist.hpp>
@@ -123,8 +129,30 @@ struct Settings {
   std::uint32_t spin = 2000;
   int trees = 3;
   int seed_rank = -1;  // pool: -1 every rank seeds
+  int expect_nodes = 0;  // tree: check the statistics' nodes (consecutive ranks) and inter-node RMA
   double long_s = 1.5;
 };
+
+// Nodes as --ranks-per-node made them: `nodes` groups of consecutive ranks.
+// Every rank reports the end of each region to rank 0, so ranks of another
+// node made inter-node RMA operations exactly when there is more than one node.
+bool check_nodes(const heist::RunStats& stats, int ranks, int nodes) {
+  bool ok = true;
+  for (const heist::WorkerStats& w : stats.workers) {
+    const std::uint32_t want = w.rank / static_cast<std::uint32_t>(ranks / nodes);
+    if (w.node != want) {
+      std::printf("rank %u: node %u, expected %u\n", w.rank, w.node, want);
+      ok = false;
+    }
+  }
+  const std::uint64_t far = stats.total().rma_inter_node;
+  std::printf("RMA operations across nodes: %llu\n", static_cast<unsigned long long>(far));
+  if ((far > 0) != (nodes > 1)) {
+    std::printf("expected %s inter-node RMA operations with %d node(s)\n", nodes > 1 ? "some" : "no", nodes);
+    ok = false;
+  }
+  return ok;
+}
 
 int run_tree(Settings& s) {
   heist::Runtime rt(s.options);
@@ -152,6 +180,7 @@ int run_tree(Settings& s) {
                 static_cast<unsigned long long>(total.remote_steals),
                 static_cast<unsigned long long>(total.remote_steal_attempts),
                 static_cast<unsigned long long>(total.completions_sent));
+    if (s.expect_nodes > 0) ok = check_nodes(stats, rt.ranks(), s.expect_nodes) && ok;
   }
   return rt.rank() == 0 && !ok ? 1 : 0;
 }
@@ -173,6 +202,95 @@ int run_pool(Settings& s) {
   });
   const bool ok = combine_and_check(rt, e, "pool");
   return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
+// ---- matrix: policy combinations in one launch ----
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    if (comma > at) out.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+void set_option(heist::Options& o, const std::string& flag, const std::string& value) {
+  for (const heist::OptionSpec& spec : heist::option_table())
+    if (flag == spec.flag) return spec.set(o, value);
+  throw std::invalid_argument("no option " + flag);
+}
+
+// The per-level counts agree with the per-process ones, and success-only
+// never fails a steal across nodes (it only queues requests there).
+bool check_levels(const heist::WorkerStats& t, const std::string& victim, const std::string& what) {
+  bool ok = true;
+  std::uint64_t inside_attempts = 0, inside_failures = 0;
+  for (int l = 1; l <= 4; ++l) {
+    inside_attempts += t.levels[l].attempts;
+    inside_failures += t.levels[l].failures;
+  }
+  for (int l = 1; l <= 6; ++l)
+    if (t.levels[l].successes + t.levels[l].failures > t.levels[l].attempts) ok = false;
+  if (inside_attempts != t.steal_attempts || inside_failures != t.failed_steals) ok = false;
+  if (t.levels[5].failures + t.levels[6].failures != t.remote_failed_steals) ok = false;
+  const heist::LevelStealStats& across = t.levels[6];
+  if (victim == "success-only" && across.failures != 0) ok = false;
+  std::printf("%s: node %llu/%llu, machine %llu/%llu (failed %llu)%s\n", what.c_str(),
+              static_cast<unsigned long long>(t.levels[5].successes),
+              static_cast<unsigned long long>(t.levels[5].attempts),
+              static_cast<unsigned long long>(across.successes), static_cast<unsigned long long>(across.attempts),
+              static_cast<unsigned long long>(across.failures), ok ? "" : "  STATISTICS DISAGREE");
+  return ok;
+}
+
+struct Matrix {
+  std::string victims = "random,hvs,success-only";
+  std::string chunks = "1,3,half,hcs";
+  std::string protocols = "sws,sdc";
+  std::string balances = "steal";
+  std::string remote_steals = "parallel";
+};
+
+int run_matrix(Settings& s, const Matrix& m) {
+  bool ok = true;
+  int rank = 0;
+  std::uint64_t n = 0;
+  for (const std::string& victim : split(m.victims))
+    for (const std::string& chunk : split(m.chunks))
+      for (const std::string& protocol : split(m.protocols))
+        for (const std::string& balance : split(m.balances))
+          for (const std::string& remote : split(m.remote_steals)) {
+            if (victim == "success-only" && balance == "push") continue;  // rejected by Options::validate
+            heist::Options o = s.options;
+            set_option(o, "--victim", victim);
+            set_option(o, "--chunk", chunk);
+            set_option(o, "--protocol", protocol);
+            set_option(o, "--balance", balance);
+            set_option(o, "--remote-steal", remote);
+            heist::Runtime rt(o);
+            rank = rt.rank();
+            const Node root{mix(1000 + n++ % 3), 0, s.depth, s.spin};  // the tree subcommand's roots
+            Expected e;
+            const std::uint64_t want = expect(root, e);
+            std::uint64_t got = 0;
+            rt.root([&] {
+              heist::spawn(visit_task, root, &got);
+              heist::wait();
+            });
+            const std::string what = victim + " x " + chunk + " x " + protocol + " x " + balance + " x " + remote;
+            ok = combine_and_check(rt, e, what.c_str()) && ok;
+            const heist::RunStats stats = rt.stats();
+            if (rank != 0) continue;
+            if (got != want) {
+              std::printf("%s: root value %llu, expected %llu\n", what.c_str(), static_cast<unsigned long long>(got),
+                          static_cast<unsigned long long>(want));
+              ok = false;
+            }
+            ok = check_levels(stats.total(), victim, what) && ok;
+          }
+  return rank == 0 && !ok ? 1 : 0;
 }
 
 // ---- progress ----
@@ -251,8 +369,17 @@ int main(int argc, char** argv) {
   app.add_option("--trees", s.trees);
   app.add_option("--seed-rank", s.seed_rank);
   app.add_option("--long-s", s.long_s);
+  app.add_option("--expect-nodes", s.expect_nodes);
   int rc = 0;
   app.add_subcommand("tree")->callback([&] { rc = run_tree(s); });
+  Matrix matrix;
+  CLI::App* combos = app.add_subcommand("matrix");
+  combos->add_option("--victims", matrix.victims);
+  combos->add_option("--chunks", matrix.chunks);
+  combos->add_option("--protocols", matrix.protocols);
+  combos->add_option("--balances", matrix.balances);
+  combos->add_option("--remote-steals", matrix.remote_steals);
+  combos->callback([&] { rc = run_matrix(s, matrix); });
   app.add_subcommand("pool")->callback([&] { rc = run_pool(s); });
   app.add_subcommand("progress")->callback([&] { rc = run_progress(s); });
   app.add_subcommand("mismatch")->callback([&] { rc = run_mismatch(s); });

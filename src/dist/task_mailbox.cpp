@@ -1,0 +1,77 @@
+#include "dist/task_mailbox.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "dist/mpi_session.hpp"
+
+namespace heist::dist {
+
+TaskMailbox::TaskMailbox(RmaWindow& window, const WindowLayout& layout, int rank)
+    : win_(window), layout_(layout), rank_(rank) {}
+
+bool TaskMailbox::has_room(int target, std::uint64_t end, CommCounters& c) {
+  return end <= win_.read_sync(target, layout_.mail_consumed(), c) + layout_.mailbox_slots;
+}
+
+void TaskMailbox::write(int target, std::uint64_t ticket, MailKind kind, const std::byte* slots, std::uint32_t n,
+                        CommCounters& c) {
+  if (n == 0 || n > max_batch())
+    throw DistError("heist: a batch of " + std::to_string(n) + " tasks does not fit a mailbox of " +
+                    std::to_string(max_batch()) + " slots");
+  const std::size_t entry = layout_.mailbox_entry;
+  const std::size_t stride = layout_.stride;
+  thread_local std::vector<std::byte> buffer;
+  buffer.assign(std::size_t{n} * entry, std::byte{0});
+  const MailHeader header{static_cast<std::uint32_t>(rank_), n, static_cast<std::uint32_t>(kind), 0};
+  for (std::uint32_t i = 0; i < n; ++i) {
+    std::memcpy(buffer.data() + i * entry, &header, sizeof header);
+    std::memcpy(buffer.data() + i * entry + sizeof header, slots + std::size_t{i} * stride, stride);
+  }
+  // Ring runs without wrap: one put each.
+  for (std::uint32_t i = 0; i < n;) {
+    const std::uint64_t at = (ticket + i) % layout_.mailbox_slots;
+    const auto run = static_cast<std::uint32_t>(std::min<std::uint64_t>(n - i, layout_.mailbox_slots - at));
+    win_.put(target, layout_.mail_entry(ticket + i), buffer.data() + std::size_t{i} * entry, std::size_t{run} * entry, c);
+    i += run;
+  }
+  win_.flush(target, c);  // the entries are complete at the target before their seq word says so
+  win_.replace(target, layout_.mail_seq(ticket), ticket + 1, c);
+  win_.flush(target, c);
+}
+
+void TaskMailbox::get_entries(std::uint64_t first, std::uint32_t n, std::byte* to, CommCounters& c) {
+  const std::size_t entry = layout_.mailbox_entry;
+  for (std::uint32_t i = 0; i < n;) {
+    const std::uint64_t at = (first + i) % layout_.mailbox_slots;
+    const auto run = static_cast<std::uint32_t>(std::min<std::uint64_t>(n - i, layout_.mailbox_slots - at));
+    win_.get(rank_, layout_.mail_entry(first + i), to + std::size_t{i} * entry, std::size_t{run} * entry, c);
+    i += run;
+  }
+  win_.flush(rank_, c);
+}
+
+std::uint32_t TaskMailbox::next_batch(CommCounters& c) {
+  if (win_.read_sync(rank_, layout_.mail_seq(consumed_), c) != consumed_ + 1) return 0;
+  const std::size_t entry = layout_.mailbox_entry;
+  entries_.resize(entry);
+  get_entries(consumed_, 1, entries_.data(), c);
+  std::memcpy(&header_, entries_.data(), sizeof header_);
+  const std::uint32_t n = header_.count;
+  if (n == 0 || n > max_batch())
+    throw DistError("heist: rank " + std::to_string(rank_) + " found a mailbox batch of " + std::to_string(n) +
+                    " tasks from rank " + std::to_string(header_.from) + "; memory is corrupt");
+  if (n > 1) {
+    entries_.resize(std::size_t{n} * entry);
+    get_entries(consumed_ + 1, n - 1, entries_.data() + entry, c);
+  }
+  const std::size_t stride = layout_.stride;
+  slots_.resize(std::size_t{n} * stride);
+  for (std::uint32_t i = 0; i < n; ++i)
+    std::memcpy(slots_.data() + std::size_t{i} * stride, entries_.data() + std::size_t{i} * entry + sizeof(MailHeader),
+                stride);
+  return n;
+}
+
+}  // namespace heist::dist
