@@ -178,6 +178,9 @@ int run_sim(SimState& s) {
     // the layout of the simulated ranks (default: one process per node).
     if (config.options.ranks_per_node > 0) s.machine.ranks_per_node = config.options.ranks_per_node;
     config.options.validate();
+    if (steals_continuations(config.options.policy))
+      throw std::invalid_argument(std::string("--policy ") + to_string(config.options.policy) +
+                                  ": continuation stealing is not simulated (help-first, inline, bounded and slaw are)");
     if (config.options.protocol == StealProtocolKind::sws && config.options.public_queue_slots > (std::size_t{1} << 19))
       throw std::invalid_argument("--public-queue-slots: SWS rings hold at most 2^19 slots");
     if (!s.latency.empty()) parse_per_hop(s.latency, s.machine.latency_us, "--latency-us");

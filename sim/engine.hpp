@@ -265,6 +265,7 @@ class Engine {
   Machine machine_;
   policy::Topology topology_;
   policy::ChunkPolicy chunk_;
+  SpawnPolicy spawn_policy_;
   std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
   std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
   double lookahead_;
@@ -320,6 +321,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
       machine_(config.machine),
       topology_(topology_of(machine_)),
       chunk_(config.options.chunk),
+      spawn_policy_(config.options.policy),
       task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
       slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
       lookahead_(machine_.min_one_way_ns()),
@@ -539,7 +541,9 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     w.work_wanted = false;
     facts.thief_asked = true;
   }
-  const policy::SpawnAction action = w.decider.decide(facts);
+  // facts.can_expose stays false: continuation stealing is not simulated
+  // (heist sim refuses work-first and adaptive), so no expose answer.
+  const policy::SpawnAction action = w.decider.decide(spawn_policy_, facts);
   if (action == policy::SpawnAction::run_inline) {
     w.credits = w.decider.inline_credits();
     if (multi_rank_) {  // Worker::paced_credits

@@ -6,6 +6,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libssl-dev libhwloc-dev
   libtbb-dev clang libclang-rt-14-dev
+  libboost-context-dev python3-matplotlib
   libopenmpi-dev openmpi-bin
   spin
   iproute2 iputils-ping

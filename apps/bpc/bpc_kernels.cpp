@@ -53,38 +53,18 @@ void consumer(const std::uint32_t& ns) {
 }
 const auto consumer_task = heist::register_task<consumer>("apps.bpc.consumer");
 
-// A producer the runtime runs inline (work-first) inside another producer
-// would nest one stack frame per level; it is parked here instead and run
-// by the enclosing producer's loop once that producer's spawns are done
-// (a trampoline), so the stack depth does not grow with --depth.
-thread_local bool t_in_producer = false;
-thread_local bool t_parked = false;
-thread_local ProducerIn t_parked_in;
-
+// Bouncing: the next producer first, so under help-first it is the oldest
+// task here and thieves take it. A policy that runs children first (inline,
+// work-first) nests the chain on the stack, one producer per level; the
+// inline policies queue once the stack is nearly full.
 void producer(const ProducerIn& in);
 const auto producer_task = heist::register_task<producer>("apps.bpc.producer");
 
 void producer(const ProducerIn& in) {
-  if (t_in_producer) {
-    t_parked_in = in;
-    t_parked = true;
-    return;
-  }
-  struct InProducer {
-    InProducer() { t_in_producer = true; }
-    ~InProducer() { t_in_producer = false; }
-  } guard;
-  ProducerIn current = in;
-  for (;;) {
-    busy_wait_ns(current.params.producer_ns);
-    ++my_counts().producers;
-    // Bouncing: the next producer first, so it is the oldest task here.
-    if (current.level + 1 < current.params.depth) heist::async(producer_task, ProducerIn{current.params, current.level + 1});
-    for (std::uint32_t c = 0; c < current.params.consumers; ++c) heist::async(consumer_task, current.params.consumer_ns);
-    if (!t_parked) break;
-    t_parked = false;
-    current = t_parked_in;
-  }
+  busy_wait_ns(in.params.producer_ns);
+  ++my_counts().producers;
+  if (in.level + 1 < in.params.depth) heist::async(producer_task, ProducerIn{in.params, in.level + 1});
+  for (std::uint32_t c = 0; c < in.params.consumers; ++c) heist::async(consumer_task, in.params.consumer_ns);
 }
 
 BpcCounts sum_tallies() {

@@ -3,8 +3,9 @@
 // matrices, C_i = A_i x B_i, and records a checksum of C_i. All tasks are
 // created up front by the root task (seed 004 puts all 2400 on one rank),
 // so how a spawn policy treats a long loop of spawns decides how the work
-// spreads: help-first queues them all for thieves, work-first runs them
-// inline one by one, bounded queues a few.
+// spreads: help-first queues them all for thieves, inline runs them one by
+// one, bounded queues a few, work-first runs each first and leaves the rest
+// of the loop (the root's continuation) to a thief.
 //
 // Seed 004's task carries its two matrices; heist's task input holds a few
 // dozen bytes, so a task carries (index, size) and generates A_i and B_i

@@ -53,38 +53,21 @@ bool try_label(std::uint32_t u, std::uint32_t parent) {
   return slot.compare_exchange_strong(expected, parent, std::memory_order_relaxed);
 }
 
-// A vertex task the runtime runs inline (work-first; bounded when it does
-// not queue; help-first once a deque is full) would recurse one stack frame
-// per tree level: seed 002 §5.2's work-first stack overflow. Instead an
-// inlined task pushes its vertex here and returns; the task running on this
-// thread drains the list before it completes (a trampoline), so at most two
-// vertex frames are ever on a stack, whatever the policy.
-thread_local bool t_running = false;
-thread_local std::vector<std::uint32_t> t_inlined;
-
+// Figure 3's compute(): label every unlabelled neighbour and spawn its
+// visit as an escaping async; nothing waits for it here. Whether a child
+// runs before its parent continues (inline, work-first: a recursion as deep
+// as the DFS tree) or is queued (help-first) is the spawn policy's choice;
+// the inline policies queue once the stack is nearly full, and work-first —
+// which cannot — stops with an error (seed 002 §5.2, Figure 13). No state
+// lives in thread-locals across a spawn: under work-first the code after an
+// async may continue on another worker.
 void visit(const std::uint32_t& v);
 const auto visit_task = heist::register_task<visit>("apps.spantree.vertex", heist::Migration::process);
 
 void visit(const std::uint32_t& v) {
-  if (t_running) {
-    t_inlined.push_back(v);
-    return;
-  }
-  struct Running {
-    Running() { t_running = true; }
-    ~Running() { t_running = false; }
-  } running;
-  std::uint64_t processed = 0;
-  std::uint32_t x = v;
-  for (;;) {
-    ++processed;
-    for (std::uint32_t u : g_graph->neighbours(x))
-      if (try_label(u, x)) heist::async(visit_task, u);  // escaping async: nobody waits for it here
-    if (t_inlined.empty()) break;
-    x = t_inlined.back();
-    t_inlined.pop_back();
-  }
-  g_counts[static_cast<std::size_t>(heist::worker_id())].value += processed;
+  for (std::uint32_t u : g_graph->neighbours(v))
+    if (try_label(u, v)) heist::async(visit_task, u);  // escaping async
+  ++g_counts[static_cast<std::size_t>(heist::worker_id())].value;
 }
 
 }  // namespace

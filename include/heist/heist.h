@@ -25,7 +25,7 @@ typedef void (*heist_task_fn)(void* in, void* out);
 /* Configuration, before heist_taskq_all_alloc (afterwards: -1). Defaults
  * come from the HEIST_* environment variables. */
 int heist_taskq_set_workers(int workers);
-int heist_taskq_set_policy(const char* policy); /* help-first|work-first|bounded|slaw */
+int heist_taskq_set_policy(const char* policy); /* help-first|inline|bounded|slaw|work-first|adaptive */
 int heist_taskq_set_queue_bound(int bound);
 int heist_taskq_set_chunk(const char* chunk); /* "K" or "half" */
 

@@ -162,7 +162,8 @@ void invoke_task(void* in, void* out) {
 
 // The inline fast path of every spawn: the calling worker, if it runs the
 // new task inline now, spending one of the inline credits its last slow-path
-// decision granted (work-first; bounded with a full queue); else nullptr.
+// decision granted (inline; work-first while nothing is to be exposed;
+// bounded with a full queue); else nullptr.
 HEIST_INLINE WorkerCore* take_inline() noexcept {
   WorkerCore* w = tls_worker;
   // Not in a frame that called fence(): the slow path checks whether the
@@ -176,15 +177,17 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 }
 
 // Runs a task inline at the next nesting level; if the task queued joined
-// children (and so got a frame), waits for them before returning.
+// children (and so got a frame), waits for them before returning. Under
+// work-first the task may end on another worker (a thief took its
+// continuation), so the level is closed on the worker read afresh.
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
-    WorkerCore* w;
-    explicit Level(WorkerCore* worker) noexcept : w(worker) { ++w->level; }
+    explicit Level(WorkerCore* worker) noexcept { ++worker->level; }
     ~Level() {
-      if (w->frame_level == w->level) close_inline_frame();
-      --w->level;
+      WorkerCore* now = tls_worker;
+      if (now->frame_level == now->level) close_inline_frame();
+      --now->level;
     }
   } level(w);
   call();
@@ -294,9 +297,29 @@ void async_any(F&& f) {
 
 // Run f, then wait (executing and stealing tasks) until every task spawned
 // inside f — transitively, escaping ones included — has completed. Nests.
+// Under work-first and adaptive the wait suspends instead: the worker goes
+// on with other work, and the code after finish continues on whichever
+// worker completes the scope's last task (it may be another thread).
 template <class F>
 void finish(F&& f) {
   detail::FrameCore* scope = detail::finish_begin();
+  try {
+    std::forward<F>(f)();
+  } catch (...) {
+    detail::finish_abort(scope);
+    throw;
+  }
+  detail::finish_end(scope);
+}
+
+// A finish whose tasks (those spawned inside f, transitively, until a nested
+// finish chooses again) spawn under `policy` instead of the run's policy.
+// work-first and adaptive need a run with continuations (Options::
+// continuations on, or a run policy that steals continuations): otherwise
+// std::logic_error.
+template <class F>
+void finish(SpawnPolicy policy, F&& f) {
+  detail::FrameCore* scope = detail::finish_begin_with(static_cast<int>(policy));
   try {
     std::forward<F>(f)();
   } catch (...) {

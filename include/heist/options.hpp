@@ -12,15 +12,29 @@
 
 namespace heist {
 
-// How `spawn`/`async` treat a new task (seed 000 §3, §5.1).
+// How `spawn`/`async` treat a new task (seed 000 §3, §5.1; seed 002 §4).
 enum class SpawnPolicy {
-  help_first,  // always queue the child; the parent continues
-  work_first,  // always run the child inline inside spawn (HotSLAW's library meaning)
-  bounded,     // help-first until the worker holds queue_bound tasks, then inline; with
-               // queue_demand (default) a task is queued only when nothing of the worker
-               // is public or a thief has asked for work, and published at once (lazy
-               // task creation)
-  slaw,        // SLAW's adaptive switch: F queued tasks -> inline, S inline frames -> queue, every INT spawns
+  help_first,    // always queue the child; the parent continues
+  inline_child,  // "inline": always run the child inside spawn (HotSLAW's library work-first);
+                 // nothing of the parent is stealable while the child runs
+  bounded,       // help-first until the worker holds queue_bound tasks, then inline; with
+                 // queue_demand (default) a task is queued only when nothing of the worker
+                 // is public or a thief has asked for work, and published at once (lazy
+                 // task creation)
+  slaw,          // SLAW's adaptive switch with inline children: F queued tasks -> inline,
+                 // S inline frames -> queue, every INT spawns
+  work_first,    // Cilk's and seed 002's work-first: the worker runs the child and leaves the
+                 // parent's continuation stealable (continuation stealing on fibers)
+  adaptive,      // SLAW's switch between help-first and work-first (continuation stealing):
+                 // F queued tasks -> work-first, S stack frames -> help-first, every INT spawns
+};
+
+// Whether the runtime runs tasks on fibers, so that continuations can be
+// stolen and waits suspend (docs/design/continuations.md).
+enum class ContinuationMode {
+  automatic,  // on when the run's policy is work-first or adaptive
+  on,         // always (so finish scopes may choose work-first or adaptive)
+  off,        // never: work-first and adaptive are refused
 };
 
 // Levels of the machine hierarchy, bottom up, as indices into the per-level
@@ -147,6 +161,11 @@ struct Options {
   int slaw_stack_frames = 64;  // SLAW S: inline frames after which spawns queue again
   int slaw_queue_tasks = 40;   // SLAW F: queued tasks after which spawns run inline
   int slaw_interval = 16;      // SLAW INT: spawns between re-evaluations
+  ContinuationMode continuations = ContinuationMode::automatic;
+  std::size_t fiber_stack_bytes = std::size_t{16} << 20;  // stack of each fiber (work-first, adaptive)
+  int max_fibers = 1024;       // fiber stacks this process may create; past it spawns run inline, waits help
+  int expose_depth = 4;        // work-first: spawns at inline depth <= this expose their continuation at once;
+                               // deeper ones only when a thief has asked
   std::size_t task_input_bytes = 80;      // inline input capacity of a task slot
   std::size_t deque_initial_tasks = 1024; // initial slots per worker deque (it grows)
   std::size_t deque_max_tasks = std::size_t{1} << 22;  // growth limit; past it spawns run inline
@@ -196,8 +215,16 @@ class OptionError : public std::invalid_argument {
 
 const char* to_string(SpawnPolicy policy) noexcept;
 std::string to_string(const ChunkSpec& chunk);
-// Parse "help-first" | "work-first" | "bounded" | "slaw"; throws OptionError.
+// Parse "help-first" | "inline" | "bounded" | "slaw" | "work-first" | "adaptive";
+// throws OptionError.
 SpawnPolicy parse_spawn_policy(const std::string& text);
+// True for the policies that steal continuations (work-first, adaptive).
+constexpr bool steals_continuations(SpawnPolicy policy) noexcept {
+  return policy == SpawnPolicy::work_first || policy == SpawnPolicy::adaptive;
+}
+// Does this run use fibers (Options::continuations, resolved against the policy)?
+bool uses_continuations(const Options& options) noexcept;
+const char* to_string(ContinuationMode mode) noexcept;
 const char* to_string(StealProtocolKind protocol) noexcept;
 const char* to_string(MpiMode mode) noexcept;
 const char* to_string(ProgressMode mode) noexcept;

@@ -36,6 +36,10 @@ struct WorkerStats {
   std::uint64_t releases = 0;        // times the owner moved tasks to its public part
   std::uint64_t acquires = 0;        // times the owner took public tasks back
   std::uint64_t max_queue = 0;       // largest queue length seen at a spawn
+  // Continuation stealing (work-first, adaptive; zero otherwise).
+  std::uint64_t continuations_exposed = 0;  // spawns that ran the child on a fresh fiber, parent stealable
+  std::uint64_t continuations_stolen = 0;   // continuations this worker resumed for another
+  std::uint64_t suspensions = 0;            // waits that suspended their fiber
   // Between processes (MPI; zero in a one-process run). steals/steal_attempts/
   // failed_steals above count steals inside the process only.
   std::uint64_t remote_steal_attempts = 0;  // one-sided steal attempts on other ranks

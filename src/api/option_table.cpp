@@ -68,7 +68,7 @@ const OptionSpec kTable[] = {
     {"workers", "HEIST_WORKERS", "--workers", "worker threads in this process (0: one per core)",
      [](const Options& o) { return std::to_string(o.workers); },
      [](Options& o, const std::string& v) { o.workers = parse_int(v, 0, kMaxWorkers, "--workers"); }},
-    {"policy", "HEIST_POLICY", "--policy", "spawn policy: help-first, work-first, bounded, slaw",
+    {"policy", "HEIST_POLICY", "--policy", "spawn policy: help-first, inline, bounded, slaw, work-first, adaptive",
      [](const Options& o) { return std::string(to_string(o.policy)); },
      [](Options& o, const std::string& v) { o.policy = parse_spawn_policy(v); }},
     {"queue_bound", "HEIST_QUEUE_BOUND", "--queue-bound", "bounded policy: tasks a worker holds (queued or running) before spawns run inline",
@@ -109,6 +109,28 @@ const OptionSpec kTable[] = {
     {"slaw_interval", "HEIST_SLAW_INT", "--slaw-int", "SLAW INT: spawns between re-evaluations of the policy",
      [](const Options& o) { return std::to_string(o.slaw_interval); },
      [](Options& o, const std::string& v) { o.slaw_interval = parse_int(v, 1, 1 << 20, "--slaw-int"); }},
+    {"continuations", "HEIST_CONTINUATIONS", "--continuations",
+     "run tasks on fibers so continuations can be stolen: auto (for work-first, adaptive), on, off",
+     [](const Options& o) { return std::string(to_string(o.continuations)); },
+     [](Options& o, const std::string& v) {
+       o.continuations = parse_choice(v, "--continuations",
+                                      {ContinuationMode::automatic, ContinuationMode::on, ContinuationMode::off});
+     }},
+    {"fiber_stack_bytes", "HEIST_FIBER_STACK_BYTES", "--fiber-stack-bytes",
+     "stack of each fiber (K/M/G suffixes); work-first recursion deeper than this fails with an error",
+     [](const Options& o) { return std::to_string(o.fiber_stack_bytes); },
+     [](Options& o, const std::string& v) {
+       o.fiber_stack_bytes =
+           parse_int<std::size_t>(v, std::size_t{256} << 10, std::size_t{1} << 34, "--fiber-stack-bytes");
+     }},
+    {"max_fibers", "HEIST_MAX_FIBERS", "--max-fibers",
+     "fiber stacks a process may create; past it spawns run inline and waits help in place",
+     [](const Options& o) { return std::to_string(o.max_fibers); },
+     [](Options& o, const std::string& v) { o.max_fibers = parse_int(v, 2, 1 << 20, "--max-fibers"); }},
+    {"expose_depth", "HEIST_EXPOSE_DEPTH", "--expose-depth",
+     "work-first: spawns at inline depth <= this expose their continuation at once; deeper only when a thief asks",
+     [](const Options& o) { return std::to_string(o.expose_depth); },
+     [](Options& o, const std::string& v) { o.expose_depth = parse_int(v, 0, 1 << 20, "--expose-depth"); }},
     {"task_input_bytes", "HEIST_TASK_INPUT_BYTES", "--task-input-bytes",
      "input bytes a task slot holds inline (slot = 48 + this, rounded to 16)",
      [](const Options& o) { return std::to_string(o.task_input_bytes); },
@@ -327,14 +349,37 @@ void Options::validate() const {
   if (victim.kind == VictimSpec::Kind::success_only && balance == BalanceMode::push)
     throw OptionError("--victim success-only steals across nodes by request, --balance push never steals between "
                       "processes: choose one");
+  if (continuations == ContinuationMode::off && steals_continuations(policy))
+    throw OptionError(std::string("--policy ") + to_string(policy) +
+                      " steals continuations: it needs --continuations auto or on");
+}
+
+bool uses_continuations(const Options& options) noexcept {
+  switch (options.continuations) {
+    case ContinuationMode::automatic: return steals_continuations(options.policy);
+    case ContinuationMode::on: return true;
+    case ContinuationMode::off: return false;
+  }
+  return false;
+}
+
+const char* to_string(ContinuationMode mode) noexcept {
+  switch (mode) {
+    case ContinuationMode::automatic: return "auto";
+    case ContinuationMode::on: return "on";
+    case ContinuationMode::off: return "off";
+  }
+  return "?";
 }
 
 const char* to_string(SpawnPolicy policy) noexcept {
   switch (policy) {
     case SpawnPolicy::help_first: return "help-first";
-    case SpawnPolicy::work_first: return "work-first";
+    case SpawnPolicy::inline_child: return "inline";
     case SpawnPolicy::bounded: return "bounded";
     case SpawnPolicy::slaw: return "slaw";
+    case SpawnPolicy::work_first: return "work-first";
+    case SpawnPolicy::adaptive: return "adaptive";
   }
   return "?";
 }
@@ -362,9 +407,10 @@ const char* to_string(ProgressMode mode) noexcept {
 }
 
 SpawnPolicy parse_spawn_policy(const std::string& text) {
-  for (SpawnPolicy p : {SpawnPolicy::help_first, SpawnPolicy::work_first, SpawnPolicy::bounded, SpawnPolicy::slaw})
+  for (SpawnPolicy p : {SpawnPolicy::help_first, SpawnPolicy::inline_child, SpawnPolicy::bounded, SpawnPolicy::slaw,
+                        SpawnPolicy::work_first, SpawnPolicy::adaptive})
     if (text == to_string(p)) return p;
-  throw OptionError("--policy: '" + text + "' is not one of help-first, work-first, bounded, slaw");
+  throw OptionError("--policy: '" + text + "' is not one of help-first, inline, bounded, slaw, work-first, adaptive");
 }
 
 std::string to_string(const FaultInjection& fault) {

@@ -27,6 +27,16 @@ sched::Worker& current_worker() {
         "heist: called outside the runtime; create a heist::Runtime and call from its thread or from a task");
   return *w;
 }
+
+// Under work-first a wait on a fiber suspends it until `scope` drains
+// (ContinuationEngine); returns the worker the caller goes on with, which
+// may be another one. Elsewhere (other policies, or a fiber that may not
+// move) it returns `w` and the caller's Worker helps until the scope drains.
+sched::Worker& await_drained(sched::Worker& w, detail::FinishScope& scope) {
+  sched::ContinuationEngine* engine = w.continuations();
+  if (engine == nullptr || scope.drained_for_owner() || !w.waits_by_suspending() || !engine->can_suspend()) return w;
+  return engine->suspend_until_drained(scope);
+}
 }  // namespace
 
 Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Scheduler>(options)) {
@@ -146,6 +156,9 @@ WorkerStats RunStats::total() const {
     t.releases += w.releases;
     t.acquires += w.acquires;
     t.max_queue = std::max(t.max_queue, w.max_queue);
+    t.continuations_exposed += w.continuations_exposed;
+    t.continuations_stolen += w.continuations_stolen;
+    t.suspensions += w.suspensions;
     t.remote_steal_attempts += w.remote_steal_attempts;
     t.remote_steals += w.remote_steals;
     t.remote_failed_steals += w.remote_failed_steals;
@@ -204,9 +217,23 @@ void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, voi
 
 void spawn_closure(const ClosureOps& ops, void* object) { current_worker().spawn_closure(ops, object); }
 
-void wait_slow() { current_worker().wait_current(); }
+void wait_slow() {
+  sched::Worker* w = &current_worker();
+  if (w->continuations() != nullptr) {
+    sched::Frame& f = w->current_frame();
+    if (f.level == w->level && !f.fence) w = &await_drained(*w, f.join);
+  }
+  w->wait_current();
+}
 
-void close_inline_frame() noexcept { sched::Worker::current()->close_inline_frame(); }
+void close_inline_frame() noexcept {
+  sched::Worker* w = sched::Worker::current();
+  if (w->continuations() != nullptr) {
+    sched::Frame& f = w->current_frame();
+    if (!f.fence) w = &await_drained(*w, f.join);
+  }
+  w->close_inline_frame();
+}
 
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
                             SyncNode* const* after, std::size_t n_after) {
@@ -217,7 +244,17 @@ void wait_sync(SyncNode* node) { current_worker().wait_sync(node); }
 
 FrameCore* finish_begin() { return current_worker().finish_begin(); }
 
-void finish_end(FrameCore* finish) { current_worker().finish_end(finish); }
+FrameCore* finish_begin_with(int policy) { return current_worker().finish_begin(policy); }
+
+void finish_end(FrameCore* finish) {
+  sched::Worker* w = &current_worker();
+  auto& record = static_cast<sched::FinishRecord&>(static_cast<sched::Frame&>(*finish));
+  if (w->continuations() != nullptr && !record.fence) {
+    w = &await_drained(*w, record.join);   // joined children of the finish body
+    w = &await_drained(*w, record.scope);  // its asyncs, escaping ones included
+  }
+  w->finish_end(finish);
+}
 
 void finish_abort(FrameCore* finish) noexcept {
   try {

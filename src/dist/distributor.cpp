@@ -247,8 +247,13 @@ void Distributor::poll(sched::Worker& w) {
     if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
     const bool asked = protocol_->asked();
     if (w.queued() >= 1) {
-      if (release_from(w, p) > 0 && asked)
+      const std::uint32_t released = release_from(w, p);
+      if (released > 0 && asked)
         reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+      // Nothing that may leave the process (only closures, and continuations
+      // under work-first): as with an empty deque, queue work at the next spawn.
+      else if (released == 0 && asked && protocol_->room() > 0)
+        w.want_work();
     } else if (asked) {
       w.want_work();  // queue work at the next spawn; the next poll releases it
     }

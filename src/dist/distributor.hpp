@@ -125,6 +125,7 @@ class Distributor final : public sched::RemoteWork {
     std::atomic<std::uint32_t> load{0};  // written by the worker at its polls, summed by the owner (relaxed: an estimate)
   };
 
+  // Tasks released to the public queue (0: none may leave, or the queue is full).
   std::uint32_t release_from(sched::Worker& w, PerWorker& p);
   std::uint32_t accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from);
   policy::Level level_of(int rank) const noexcept {

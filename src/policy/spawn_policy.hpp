@@ -1,7 +1,10 @@
-// Spawn policies (seed 000 §3 and §5.1): decide at each spawn whether the new
-// task is queued (help-first) or run inline inside spawn (HotSLAW's library
-// work-first). Pure logic: the worker passes the facts, the decider answers.
-//  * help-first: always queue;   * work-first: always inline;
+// Spawn policies (seed 000 §3 and §5.1, seed 002 §4): decide at each spawn
+// whether the new task is queued (help-first), run inside spawn on the
+// spawner's stack (inline), or run on a fresh stack with the spawner's
+// continuation exposed to thieves (work-first's continuation stealing).
+// Pure logic: the worker passes the facts, the decider answers.
+//  * help-first: always queue;
+//  * inline: always inline (HotSLAW's library work-first);
 //  * bounded: queue while the worker holds fewer than `queue_bound` tasks
 //    (HotSLAW's bounded queues: help-first until the queue is full, inline
 //    while it is, help-first again as soon as space frees). A HotSLAW slot
@@ -11,11 +14,24 @@
 //    no other worker can use the task (lazy task creation): it queues only
 //    when nothing of it is public or a thief has asked (then for the next
 //    kAskedTasks spawns), and publishes that task at once;
-//  * slaw: SLAW's adaptive switch with its three knobs: from help-first to
-//    work-first once F tasks are queued, back to help-first once S inline
-//    frames are active; the mode is re-evaluated every INT spawns only.
+//  * slaw: SLAW's adaptive switch with inline children: from help-first to
+//    inline once F tasks are queued, back to help-first once S frames are
+//    active on the stack; the mode is re-evaluated every INT spawns only;
+//  * work-first: the child runs first and the parent's continuation is
+//    exposed to thieves, Cilk-style, for spawns at inline depth <=
+//    expose_depth and for any spawn after a thief asked; other spawns run
+//    inline, and their continuation becomes stealable at the next exposure
+//    below them (docs/design/continuations.md). With one worker nothing is
+//    exposed without a request, so a run costs what inline costs;
+//  * adaptive: SLAW's switch between help-first and work-first as above.
+// Every policy that runs children on the spawner's stack stops doing so when
+// the stack is nearly full (SpawnFacts::inline_budget <= 0): inline, bounded
+// and slaw queue instead, adaptive switches to help-first, and work-first —
+// which has no other way to run the child first — reports the exhausted
+// stack (seed 002 §5.2: work-first overflows on deep recursions).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -27,14 +43,20 @@ struct SpawnFacts {
   std::size_t held = 0;          // bounded: tasks queued + queued tasks running on this stack
   std::size_t queued = 0;        // tasks in the worker's deque
   std::size_t public_tasks = 0;  // of those, how many thieves can take now
-  unsigned inline_frames = 0;    // task bodies nested on the worker's stack
+  unsigned inline_frames = 0;    // task bodies nested on the current stack (SLAW's S)
+  unsigned depth = 0;            // inline depth of the spawning task (work-first's expose_depth)
   bool thief_asked = false;      // a thief found nothing (or took the last task) since the last decision
+  bool can_expose = false;       // the child may run on a fresh fiber with the continuation exposed
+  bool many_workers = false;     // another worker could take an exposed continuation
+  std::int64_t inline_budget = std::int64_t{1} << 40;  // inline levels the stack can still take
 };
 
 enum class SpawnAction {
-  queue,         // push into the private part of the deque
-  queue_public,  // push and publish at once (it is for a thief)
-  run_inline,    // run inside spawn
+  queue,            // push into the private part of the deque
+  queue_public,     // push and publish at once (it is for a thief)
+  run_inline,       // run inside spawn, on this stack
+  expose,           // run on a fresh fiber; the spawner's continuation goes to the deque, public
+  stack_exhausted,  // work-first cannot run the child: the stack is full
 };
 
 class SpawnDecider {
@@ -44,40 +66,65 @@ class SpawnDecider {
   static constexpr int kAskedTasks = 4;
 
   explicit SpawnDecider(const Options& o) noexcept
-      : kind_(o.policy),
-        bound_(static_cast<std::size_t>(o.queue_bound)),
+      : bound_(static_cast<std::size_t>(o.queue_bound)),
         demand_(o.queue_demand),
         slaw_s_(static_cast<unsigned>(o.slaw_stack_frames)),
         slaw_f_(static_cast<std::size_t>(o.slaw_queue_tasks)),
-        slaw_int_(static_cast<unsigned>(o.slaw_interval)) {}
+        slaw_int_(static_cast<unsigned>(o.slaw_interval)),
+        expose_depth_(static_cast<unsigned>(o.expose_depth)) {}
 
-  SpawnAction decide(const SpawnFacts& f) noexcept {
+  SpawnAction decide(SpawnPolicy kind, const SpawnFacts& f) noexcept {
     if (f.thief_asked) asked_ = kAskedTasks;
-    switch (kind_) {
+    credits_ = 0;
+    const bool stack_room = f.inline_budget > 0;
+    switch (kind) {
       case SpawnPolicy::help_first: return SpawnAction::queue;
-      case SpawnPolicy::work_first: return SpawnAction::run_inline;
-      case SpawnPolicy::bounded: return bounded(f);
-      case SpawnPolicy::slaw: return slaw(f) ? SpawnAction::queue : SpawnAction::run_inline;
+      case SpawnPolicy::inline_child:
+        if (!stack_room) return SpawnAction::queue;
+        credits_ = std::min(kInlineCredits, f.inline_budget);
+        return SpawnAction::run_inline;
+      case SpawnPolicy::bounded: {
+        const SpawnAction a = bounded(f);
+        if (a != SpawnAction::run_inline) return a;
+        if (!stack_room) return SpawnAction::queue;
+        credits_ = std::min(kBoundedCredits, f.inline_budget);
+        return a;
+      }
+      case SpawnPolicy::slaw:
+        // SLAW counts every spawn, so it grants no credits.
+        if (slaw(f) || !stack_room) return SpawnAction::queue;
+        return SpawnAction::run_inline;
+      case SpawnPolicy::work_first: return work_first(f, kInlineCredits);
+      case SpawnPolicy::adaptive: {
+        const bool help_first = slaw(f);
+        if (!stack_room) slaw_help_first_ = true;  // like S: the stack is full
+        if (help_first || !stack_room) return SpawnAction::queue;
+        // Work-first until the next re-evaluation: INT spawns in all, this one included.
+        const SpawnAction a = work_first(f, static_cast<std::int64_t>(slaw_int_ - since_eval_));
+        if (a == SpawnAction::run_inline) since_eval_ = slaw_int_;  // the credits cover the rest of the interval
+        return a;
+      }
     }
     return SpawnAction::queue;
   }
 
   // After a run_inline answer, how many further spawns may run inline
-  // without asking again (the runtime's fast path spends them). SLAW counts
-  // every spawn, so it grants none.
-  std::int64_t inline_credits() const noexcept {
-    switch (kind_) {
-      case SpawnPolicy::work_first: return std::int64_t{1} << 40;
-      case SpawnPolicy::bounded: return 64;
-      case SpawnPolicy::help_first:
-      case SpawnPolicy::slaw: return 0;
-    }
-    return 0;
-  }
+  // without asking again (the runtime's fast path spends them).
+  std::int64_t inline_credits() const noexcept { return credits_; }
 
   bool slaw_help_first() const noexcept { return slaw_help_first_; }
 
  private:
+  static constexpr std::int64_t kInlineCredits = std::int64_t{1} << 40;
+  static constexpr std::int64_t kBoundedCredits = 64;
+
+  SpawnAction work_first(const SpawnFacts& f, std::int64_t credits) noexcept {
+    if (f.can_expose && (f.thief_asked || (f.many_workers && f.depth <= expose_depth_))) return SpawnAction::expose;
+    if (f.inline_budget <= 0) return SpawnAction::stack_exhausted;
+    credits_ = std::max<std::int64_t>(0, std::min(credits - 1, f.inline_budget));
+    return SpawnAction::run_inline;
+  }
+
   SpawnAction bounded(const SpawnFacts& f) noexcept {
     if (f.held >= bound_) return SpawnAction::run_inline;
     if (!demand_) return SpawnAction::queue;
@@ -99,15 +146,16 @@ class SpawnDecider {
     return slaw_help_first_;
   }
 
-  SpawnPolicy kind_;
   std::size_t bound_;
   bool demand_;
   unsigned slaw_s_;
   std::size_t slaw_f_;
   unsigned slaw_int_;
+  unsigned expose_depth_;
   unsigned since_eval_ = 0;
   bool slaw_help_first_ = true;
   int asked_ = 0;  // spawns still to queue because a thief asked
+  std::int64_t credits_ = 0;
 };
 
 }  // namespace heist::policy

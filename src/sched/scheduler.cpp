@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "platform/cpu_count.hpp"
+#include "sched/fiber_pool.hpp"
 #include "sched/placement.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
@@ -43,6 +44,8 @@ Scheduler::Scheduler(const Options& options)
                           " input bytes, more than the task slot holds (" +
                           std::to_string(options_.task_input_bytes) +
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
+    if (uses_continuations(options_))
+      fibers_ = std::make_unique<FiberPool>(options_.workers, options_.fiber_stack_bytes, stride_, options_.max_fibers);
     for (int i = 0; i < options_.workers; ++i) {
       workers_.push_back(std::make_unique<Worker>(*this, i));
       workers_.back()->set_places(process_topology_, 0);

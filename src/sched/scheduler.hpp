@@ -39,6 +39,7 @@ namespace heist::sched {
 
 class Worker;
 class RemoteWork;
+class FiberPool;
 
 class Scheduler {
  public:
@@ -52,6 +53,8 @@ class Scheduler {
   Worker& worker(int i) noexcept { return *workers_[static_cast<std::size_t>(i)]; }
   const task::TaskRegistry& registry() const noexcept { return registry_; }
   std::size_t stride() const noexcept { return stride_; }
+  // The fibers of continuation stealing; null when the run uses none.
+  FiberPool* fiber_pool() const noexcept { return fibers_.get(); }
 
   void activate() noexcept;
   void deactivate() noexcept;
@@ -104,6 +107,7 @@ class Scheduler {
   policy::Topology process_topology_;  // this process's workers alone
   policy::Topology topology_;          // the machine (every rank's workers; set_topology)
   int place_base_ = 0;
+  std::unique_ptr<FiberPool> fibers_;  // before workers_: it outlives them
   std::vector<std::unique_ptr<Worker>> workers_;
   std::vector<std::unique_ptr<platform::NativeThread>> threads_;
   std::atomic<bool> active_{false};

@@ -90,6 +90,15 @@ class SplitDeque {
 
   // Publish half of the private tasks (at least one, if any).
   void release() noexcept;
+  // Publish every private task (an exposed continuation is for thieves now).
+  void release_all() noexcept {
+    const std::uint32_t priv = head_ - split_;
+    wanted_.store(false, std::memory_order_relaxed);
+    if (priv == 0) return;
+    split_ = head_;
+    ts_.fetch_add(priv, std::memory_order_release);  // as release(): publishes the slots
+    ++releases_;
+  }
 
   // Owner: take up to `max` of the oldest tasks (public or private), passing
   // each slot to visit(const std::byte*) before anyone may overwrite it. The

@@ -13,7 +13,7 @@
 #include "task/task_slot.hpp"
 
 namespace heist::detail {
-constinit thread_local WorkerCore* tls_worker = nullptr;
+constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = nullptr;
 }  // namespace heist::detail
 
 namespace heist::sched {
@@ -45,15 +45,19 @@ Worker::Worker(Scheduler& scheduler, int id)
       rng_(scheduler.options().seed + static_cast<std::uint64_t>(id)),
       input_capacity_(scheduler.options().task_input_bytes),
       max_help_depth_(scheduler.options().max_help_depth),
-      root_frame_(id, nullptr, &root_scope_, 0) {
+      root_frame_(id, nullptr, &root_scope_, 0),
+      ctx_(id),
+      run_policy_(scheduler.options().policy) {
   root_scope_.owner = id;
   set_frame(&root_frame_);
+  if (FiberPool* pool = scheduler.fiber_pool()) conts_ = std::make_unique<ContinuationEngine>(*this, *pool);
 }
 
 void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
   remote_ = remote;
   rank_ = rank;
   stats_.rank = rank;
+  if (conts_ && remote_ != nullptr) conts_->attach_remote();
 }
 
 void Worker::set_places(const policy::Topology& topology, int place_base) {
@@ -68,22 +72,53 @@ void Worker::set_places(const policy::Topology& topology, int place_base) {
   success_only_ = dynamic_cast<policy::SuccessOnlyVictims*>(victims_.get());
 }
 
-void Worker::bind() noexcept { detail::tls_worker = this; }
+void Worker::bind() noexcept {
+  detail::tls_worker = this;
+  platform::Context native;  // this thread's stack: bounds for the stack guard of inline spawns
+  platform::adopt_native(native);
+  if (native.stack_low != nullptr) {
+    stack_low_ = static_cast<const char*>(native.stack_low);
+    stack_high_ = stack_low_ + native.stack_size;
+  }
+  if (conts_) conts_->adopt_native();
+}
+
+Worker* Worker::resumed() noexcept { return static_cast<Worker*>(detail::tls_worker); }
+
+void Worker::exchange_stack(StackState& s) noexcept {
+  std::swap(level, s.level);
+  std::swap(frame_level, s.frame_level);
+  std::swap(frame, s.frame);
+  std::swap(depth_, s.depth);
+  std::swap(help_depth_, s.help_depth);
+  std::swap(stack_, s.containers);
+  std::swap(ctx_, s.context);
+  std::swap(native_, s.native);
+  std::swap(no_migrate_, s.no_migrate);
+  std::swap(base_level_, s.base_level);
+  std::swap(stack_low_, s.stack_low);
+  std::swap(stack_high_, s.stack_high);
+}
 void Worker::unbind() noexcept { detail::tls_worker = nullptr; }
 
 // ---------------------------------------------------------------- counters
 
 void Worker::enroll(FinishScope* scope) noexcept {
-  if (scope->owner == id_) ++scope->local;
+  if (scope->owner == ctx_) ++scope->local;
   // relaxed: the task is published to its executor through the deque
   // (release/acquire), so this increment precedes its decrement.
   else scope->remote.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Worker::complete(FinishScope* scope) noexcept {
-  if (scope->owner == id_) --scope->local;
+  if (scope->owner == ctx_) {
+    --scope->local;
+    return;
+  }
   // release: the task's outputs happen before the owner's acquire sees 0.
-  else scope->remote.fetch_sub(1, std::memory_order_release);
+  // acquire: the last completion of a scope with a suspended owner reads
+  // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp).
+  if (scope->remote.fetch_sub(1, std::memory_order_acq_rel) == FinishScope::kWaiting + 1) conts_->wake(*scope);
 }
 
 // ---------------------------------------------------------------- spawning
@@ -112,31 +147,81 @@ std::int64_t Worker::paced_credits(std::int64_t wanted, std::int64_t now) noexce
   return std::min(wanted, credit_pace_);
 }
 
-bool Worker::decide_defer() {
+SpawnPolicy Worker::policy_here() const noexcept {
+  const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
+  return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
+}
+
+// How many more task bodies the running stack can nest inline: its room
+// above a reserve, over the bytes a level has taken so far on it.
+std::int64_t Worker::inline_budget() const noexcept {
+  constexpr std::int64_t kUnknown = std::int64_t{1} << 40;
+  if (stack_low_ == nullptr) return kUnknown;
+  const char* sp = static_cast<const char*>(__builtin_frame_address(0));
+  if (sp <= stack_low_ || sp > stack_high_) return kUnknown;  // not the stack we know (a foreign thread's)
+  const std::int64_t size = stack_high_ - stack_low_;
+  const std::int64_t room = (sp - stack_low_) - std::max<std::int64_t>(std::int64_t{256} << 10, size / 16);
+  if (room <= 0) return 0;
+  const std::int64_t frames = std::max(1, level - base_level_);
+  const std::int64_t per_frame = std::max<std::int64_t>(128, (stack_high_ - sp) / frames);
+  return room / per_frame;
+}
+
+bool Worker::waits_by_suspending() const noexcept {
+  const SpawnPolicy p = policy_here();
+  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !decider_.slaw_help_first());
+}
+
+void Worker::stack_exhausted() const {
+  throw std::runtime_error(
+      "heist: work-first ran out of stack: " + std::to_string(level - base_level_) +
+      " task bodies are nested on a " + std::to_string((stack_high_ - stack_low_) >> 10) +
+      " KiB " + (native_ ? "thread stack" : "fiber stack") +
+      " (each child runs on its parent's stack); use --policy adaptive or help-first, or raise "
+      "--fiber-stack-bytes");
+}
+
+policy::SpawnAction Worker::decide_spawn() {
   const bool paced = remote_ != nullptr && remote_->region_active();
   std::int64_t now = 0;
   if (paced) {
     now = platform::now_ns();
     if (now - last_poll_ns_ >= poll_period_ns_) poll_remote();
   }
-  if (queue_seeds_ && level == 0) return true;
+  if (queue_seeds_ && level == 0) return policy::SpawnAction::queue;
+  SpawnPolicy kind = policy_here();
+  // A thread's own stack never migrates, so it cannot expose a continuation:
+  // under continuation stealing its spawns are queued, to run on fibers.
+  if (native_ && conts_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
+  // Another process asked for work: continuations never leave this one, so
+  // the next spawn is queued as a task that can (end_queue releases it).
+  if (remote_asked_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
   facts.public_tasks = deque_.public_size();
-  facts.inline_frames = static_cast<unsigned>(level);
+  facts.inline_frames = static_cast<unsigned>(level - base_level_);
+  facts.depth = static_cast<unsigned>(level);
+  if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
   if (work_wanted.load(std::memory_order_relaxed)) {
     work_wanted.store(false, std::memory_order_relaxed);
     facts.thief_asked = true;
   }
-  switch (decider_.decide(facts)) {
-    case policy::SpawnAction::queue: return true;
-    case policy::SpawnAction::queue_public: publish_next_ = true; return true;
+  if (steals_continuations(kind)) {
+    facts.can_expose = conts_->can_expose();
+    facts.many_workers = sched_.size() > 1;
+  }
+  const policy::SpawnAction action = decider_.decide(kind, facts);
+  switch (action) {
+    case policy::SpawnAction::queue_public: publish_next_ = true; break;
     case policy::SpawnAction::run_inline:
       grant(paced ? paced_credits(decider_.inline_credits(), now) : decider_.inline_credits());
-      return false;
+      break;
+    case policy::SpawnAction::stack_exhausted: stack_exhausted();
+    case policy::SpawnAction::queue:
+    case policy::SpawnAction::expose: break;
   }
-  return true;
+  return action;
 }
 
 template <class Call>
@@ -149,7 +234,7 @@ Frame& Worker::joined_frame() {
   Frame& f = current_frame();
   if (f.level == level) return f;
   // An inline task queues its first joined child: it gets a frame now.
-  Frame& made = inline_frames_.emplace_back(id_, &f, f.ief, level);
+  Frame& made = stack_->inline_frames.emplace_back(ctx_, &f, f.ief, level);
   set_frame(&made);
   return made;
 }
@@ -158,7 +243,7 @@ void Worker::close_inline_frame() noexcept {
   Frame& f = current_frame();
   wait_frame(f);  // the implicit wait at the end of a task
   set_frame(f.parent);
-  inline_frames_.pop_back();
+  stack_->inline_frames.pop_back();
 }
 
 void Worker::flush_fence(Frame& f) {
@@ -171,7 +256,7 @@ void Worker::flush_fence(Frame& f) {
                  });
 }
 
-void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held) {
+void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held, bool expose) {
   Frame& f = join == detail::Join::joined ? joined_frame() : current;
   FinishScope* target = join == detail::Join::joined ? f.join_target() : f.ief;
   TaskHeader* h = task::header(slot);
@@ -183,6 +268,7 @@ void Worker::end_queue(Frame& current, detail::Join join, std::byte* slot, bool 
     f.fence->hold(slot, task::used_bytes(slot));  // the deque slot (if any) is left uncommitted
     return;
   }
+  if (expose) return;  // the caller runs it on a fresh fiber (ContinuationEngine::expose)
   deque_.end_push();
   if (publish_next_) {
     publish_next_ = false;
@@ -205,7 +291,8 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   // A joined child that a fence holds back is held, never run inline (it
   // would start before the generations spawned before the fence completed).
   const bool held = join == detail::Join::joined && f.level == level && f.fence && f.fence->must_hold();
-  std::byte* slot = held || decide_defer() ? deque_.begin_push() : nullptr;
+  const policy::SpawnAction action = held ? policy::SpawnAction::queue : decide_spawn();
+  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : deque_.begin_push();
   std::vector<std::byte> overflow;  // a held task needs no deque slot: when the deque is full, build it here
   if (slot == nullptr && held) {
     overflow.resize(sched_.stride());
@@ -224,13 +311,16 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   h->out = GlobalRef::local(rank_, out);
   h->sync = GlobalRef();
   std::memcpy(task::payload(slot), in, in_size);
-  end_queue(f, join, slot, held);  // held stays held even if the fence opened meanwhile: flushed at the next step
+  const bool expose = action == policy::SpawnAction::expose && !held && slot != overflow.data();
+  end_queue(f, join, slot, held, expose);  // held stays held even if the fence opened meanwhile: flushed at the next step
+  if (expose) conts_->expose(slot);  // returns maybe on another worker: nothing after it
 }
 
 void Worker::spawn_closure(const detail::ClosureOps& ops, void* object) {
   Frame& f = current_frame();
   if (f.fenced) flush_fence(f);
-  std::byte* slot = decide_defer() ? deque_.begin_push() : nullptr;
+  const policy::SpawnAction action = decide_spawn();
+  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : deque_.begin_push();
   if (slot == nullptr) {
     run_inline([&] { ops.run_in_place(object); });
     return;
@@ -253,7 +343,9 @@ void Worker::spawn_closure(const detail::ClosureOps& ops, void* object) {
   h->flags = static_cast<std::uint16_t>(task::kLocalOnly | (fits ? 0 : task::kBoxed));
   h->out = GlobalRef();
   h->sync = GlobalRef();
-  end_queue(f, detail::Join::escaping, slot);
+  const bool expose = action == policy::SpawnAction::expose;
+  end_queue(f, detail::Join::escaping, slot, false, expose);
+  if (expose) conts_->expose(slot);  // returns maybe on another worker: nothing after it
 }
 
 detail::SyncNode* Worker::spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
@@ -299,7 +391,9 @@ void Worker::push_copy(const std::byte* slot) {
     // Only `bytes` are valid at `slot` (a fence holds just the used bytes).
     std::vector<std::byte> copy(sched_.stride());
     std::memcpy(copy.data(), slot, bytes);
+    ++no_migrate_;  // our caller goes on with this worker
     execute(copy.data());
+    --no_migrate_;
     return;
   }
   std::memcpy(dst, slot, bytes);
@@ -320,20 +414,25 @@ void Worker::release_dependents(detail::SyncNode* node) {
 
 std::byte* Worker::exec_buffer(int depth) {
   const auto d = static_cast<std::size_t>(depth);
-  while (exec_buffers_.size() <= d) exec_buffers_.push_back(std::make_unique<std::byte[]>(sched_.stride()));
-  return exec_buffers_[d].get();
+  auto& buffers = stack_->exec_buffers;
+  while (buffers.size() <= d) buffers.push_back(std::make_unique<std::byte[]>(sched_.stride()));
+  return buffers[d].get();
 }
 
 void Worker::execute(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
+  if (h.fn_id == task::kContinuationFn) {  // a help loop met a stolen continuation
+    conts_->resume_from_help(slot);
+    return;
+  }
   if (h.completion.rank() != rank_) {  // stolen from another process
     execute_foreign(slot);
     return;
   }
-  if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);  // a pop freed space: re-evaluate
+  if (room < 0) grant(0);  // a new task, maybe under another policy: re-evaluate
   const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
-  Frame child(id_, &current_frame(), h.ief.local<FinishScope>(), level);
+  Frame child(ctx_, &current_frame(), h.ief.local<FinishScope>(), level);
   detail::FrameCore* const saved = this->frame;
   set_frame(&child);
   ++depth_;
@@ -355,12 +454,25 @@ void Worker::execute(std::byte* slot) {
   } catch (...) {
     sched_.record_exception(std::current_exception());
   }
-  if (!child.joined_drained()) wait_frame(child);
+  // Under continuation stealing the body may have ended on another worker
+  // (a thief resumed its continuation): the task ends there.
+  (conts_ ? resumed() : this)->end_task(child, saved, h, traced_from);
+}
+
+void Worker::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, std::int64_t traced_from) {
+  if (!child.joined_drained()) {  // the implicit wait at the end of a task
+    if (conts_ && !child.fence && waits_by_suspending() && conts_->can_suspend()) {
+      Worker& now = conts_->suspend_until_drained(child.join);
+      if (&now != this) return now.end_task(child, saved, h, traced_from);
+    }
+    wait_frame(child);
+  }
   if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, rank_);
   --depth_;
   --level;
   set_frame(saved);
-  ++stats_.tasks_executed;
+  if (room < 0) grant(0);  // credits granted under the task's policy
+  if ((h.flags & task::kUncounted) == 0) ++stats_.tasks_executed;
   if (!h.sync.null()) release_dependents(h.sync.local<detail::SyncNode>());
   complete(h.completion.local<FinishScope>());
   if (remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
@@ -374,12 +486,13 @@ void Worker::execute(std::byte* slot) {
 void Worker::execute_foreign(std::byte* slot) {
   const TaskHeader& h = *task::header(slot);
   const task::TaskInfo& entry = sched_.registry()[h.fn_id];  // validated when it arrived
-  if (room < 0 && sched_.options().policy == SpawnPolicy::bounded) grant(0);
+  if (room < 0) grant(0);
+  ++no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
   const std::int64_t traced_from = trace_ ? trace_begin() : 0;
   ++level;
   FinishScope proxy;
-  proxy.owner = id_;
-  Frame child(id_, &current_frame(), &proxy, level);
+  proxy.owner = ctx_;
+  Frame child(ctx_, &current_frame(), &proxy, level);
   detail::FrameCore* const saved = this->frame;
   set_frame(&child);
   ++depth_;
@@ -399,6 +512,7 @@ void Worker::execute_foreign(std::byte* slot) {
   if (trace_) [[unlikely]] trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --depth_;
   --level;
+  --no_migrate_;
   set_frame(saved);
   ++stats_.tasks_executed;
   const std::int64_t sending = platform::now_ns();
@@ -534,6 +648,13 @@ template <class Done>
 void Worker::help_until(Done&& done) {
   if (done()) return;
   if (at_top_level()) enter_region();
+  // With continuations, a thread's own stack runs no task: it lets a
+  // scheduler loop on a fiber use the worker until that loop resumes it.
+  if (conts_ && native_) {
+    while (!done())
+      if (!conts_->wait_pinned()) break;  // no fiber free: help here
+    if (done()) return;
+  }
   std::byte* buffer = exec_buffer(help_depth_);
   ++help_depth_;
   platform::BackoffLimits limits = id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff;
@@ -631,27 +752,37 @@ void Worker::wait_root() {
 void Worker::fence_current() {
   Frame& f = joined_frame();
   if (!f.fence) {
-    f.fence = std::make_unique<FenceState>(f.join, id_);
+    f.fence = std::make_unique<FenceState>(f.join, ctx_);
     f.fenced = true;
   }
   f.fence->fence();
 }
 
-detail::FrameCore* Worker::finish_begin() {
-  FinishRecord& record = finishes_.emplace_back(id_, &current_frame(), level);
+detail::FrameCore* Worker::finish_begin(int policy) {
+  const SpawnPolicy outer = policy_here();
+  FinishRecord& record = stack_->finishes.emplace_back(ctx_, &current_frame(), level);
+  record.scope.policy = static_cast<std::int8_t>(policy >= 0 ? policy : static_cast<int>(outer));
+  if (!conts_ && steals_continuations(static_cast<SpawnPolicy>(record.scope.policy))) {
+    const SpawnPolicy asked = static_cast<SpawnPolicy>(record.scope.policy);
+    stack_->finishes.pop_back();
+    throw std::logic_error(std::string("heist: finish(") + to_string(asked) +
+                           ") steals continuations: run with --continuations on (HEIST_CONTINUATIONS=on) or a "
+                           "--policy that steals them (work-first, adaptive)");
+  }
   set_frame(&record);
+  if (room < 0) grant(0);  // the scope's policy decides from the next spawn on
   return &record;
 }
 
 void Worker::finish_end(detail::FrameCore* core) {
   auto& record = static_cast<FinishRecord&>(static_cast<Frame&>(*core));
-  if (&record != &finishes_.back()) throw std::logic_error("heist: finish scopes closed out of order");
+  if (&record != &stack_->finishes.back()) throw std::logic_error("heist: finish scopes closed out of order");
   help_until([&] {
     if (record.fence) flush_fence(record);
     return record.joined_drained() && record.scope.drained_for_owner();
   });
   set_frame(record.parent);
-  finishes_.pop_back();
+  stack_->finishes.pop_back();
   leave_region();
 }
 
@@ -668,15 +799,39 @@ void Worker::wait_sync(detail::SyncNode* node) {
 // ---------------------------------------------------------------- distributed regions
 
 void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
-  if (!at_top_level() || !finishes_.empty())
+  if (!at_top_level() || !stack_->finishes.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
-  FinishRecord& record = finishes_.emplace_back(id_, &current_frame(), level);
+  FinishRecord& record = stack_->finishes.emplace_back(ctx_, &current_frame(), level);
   set_frame(&record);
   std::exception_ptr error;
-  if (seed) {
+  if (seed && conts_ && !pool) {
+    // Under continuation stealing the body runs as a task, on a fiber, so
+    // that its continuations can be stolen too (this stack never moves). A
+    // pool's seeds are queued from here, as below.
+    struct Body {
+      void (*run)(void*);
+      void* ctx;
+      void operator()() const { run(ctx); }
+    } task{body, ctx};
+    const detail::ClosureOps* ops = &detail::closure_ops<Body>();
+    std::byte* slot = deque_.begin_push();  // the deque is empty: there is room
+    if (slot == nullptr) throw std::logic_error("heist: no deque slot for the region's body");
+    TaskHeader* h = task::header(slot);
+    std::memcpy(task::payload(slot), &ops, sizeof ops);
+    std::memcpy(task::payload(slot) + kClosureObject, &task, sizeof task);
+    h->fn_id = task::kClosureFn;
+    h->flags = static_cast<std::uint16_t>(task::kLocalOnly | task::kUncounted);  // not a task of the program's
+    h->in_size = static_cast<std::uint16_t>(kClosureObject + sizeof task);
+    h->completion = GlobalRef::local(rank_, &record.scope);
+    h->ief = GlobalRef::local(rank_, &record.scope);
+    h->out = GlobalRef();
+    h->sync = GlobalRef();
+    enroll(&record.scope);
+    deque_.end_push();
+  } else if (seed) {
     queue_seeds_ = pool;
-    grant(0);  // no inline credits left from before: every seed spawn asks decide_defer()
+    grant(0);  // no inline credits left from before: every seed spawn asks decide_spawn()
     try {
       body(ctx);
     } catch (...) {
@@ -693,7 +848,7 @@ void Worker::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
     return record.joined_drained() && record.scope.drained_for_owner();
   });
   set_frame(record.parent);
-  finishes_.pop_back();
+  stack_->finishes.pop_back();
   if (remote_ != nullptr) help_until([this] { return remote_->region_done(*this); });
   if (sched_.active()) {
     sched_.deactivate();
@@ -724,7 +879,7 @@ std::uint32_t Worker::steal_once() {
 
 bool Worker::root_empty() noexcept {
   if (depth_ > 0) return false;  // a task is running on this stack
-  for (FinishRecord& record : finishes_)
+  for (FinishRecord& record : stack_->finishes)
     if (!record.joined_drained() || !record.scope.drained_for_owner()) return false;
   return root_frame_.joined_drained() && root_scope_.drained_for_owner();
 }

@@ -10,6 +10,12 @@
 // (finish + async) never nest: a task that spawns and returns leaves its
 // children to the deque, so a DFS over millions of vertices under help-first
 // uses a constant stack (the deque grows instead).
+//
+// Continuation stealing (work-first, adaptive; ContinuationEngine): task
+// bodies run on fibers, which may be suspended on one worker and resumed on
+// another. What describes the running stack (StackState) travels with it,
+// and member code that runs after a task body or a wait that may have moved
+// the stack continues on Worker::resumed(), never on `this`.
 #pragma once
 
 #include <cstddef>
@@ -26,10 +32,12 @@
 #include "policy/chunk_policy.hpp"
 #include "policy/spawn_policy.hpp"
 #include "policy/victim_policy.hpp"
+#include "sched/continuations.hpp"
 #include "sched/frame.hpp"
 #include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
+#include "task/task_slot.hpp"
 #include "trace/worker_trace.hpp"
 
 namespace heist::sched {
@@ -43,6 +51,9 @@ class Worker : public detail::WorkerCore {
   Worker& operator=(const Worker&) = delete;
 
   static Worker* current() noexcept { return static_cast<Worker*>(detail::tls_worker); }
+  // The calling thread's worker, read in a call the optimiser cannot see
+  // through: for code that may have resumed on another thread.
+  [[gnu::noinline]] static Worker* resumed() noexcept;
   void bind() noexcept;    // make this the calling thread's worker
   void unbind() noexcept;
 
@@ -75,6 +86,10 @@ class Worker : public detail::WorkerCore {
     work_wanted.store(true, std::memory_order_relaxed);
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
+  ContinuationEngine* continuations() noexcept { return conts_.get(); }
+  // Does a wait here suspend its fiber (work-first, adaptive in its
+  // work-first mode) rather than help in place (every other policy)?
+  bool waits_by_suspending() const noexcept;
   // --trace: this worker's events (null when off; only the slow paths test it).
   void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
   trace::WorkerTrace* trace() const noexcept { return trace_; }
@@ -98,7 +113,7 @@ class Worker : public detail::WorkerCore {
   void wait_current();  // wait() of the running task
   void wait_root();     // worker 0 at top level: every task of the root context, escaping ones included
   void fence_current();
-  detail::FrameCore* finish_begin();
+  detail::FrameCore* finish_begin(int policy = -1);
   void finish_end(detail::FrameCore* finish);
   void wait_sync(detail::SyncNode* node);
 
@@ -114,21 +129,30 @@ class Worker : public detail::WorkerCore {
   void reset_stats() noexcept;
   bool parked() const noexcept { return parked_.load(std::memory_order_seq_cst); }  // see Scheduler::quiesce
 
+  // Swap the state of the running stack with `s` (ContinuationEngine switches).
+  void exchange_stack(StackState& s) noexcept;
+  Frame& current_frame() noexcept { return *static_cast<Frame*>(this->frame); }
+
  private:
+  friend class ContinuationEngine;
   template <class Done>
   void help_until(Done&& done);
   void wait_frame(Frame& frame);
   void execute(std::byte* slot);
+  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
+  policy::SpawnAction decide_spawn();
+  std::int64_t inline_budget() const noexcept;
+  [[noreturn]] void stack_exhausted() const;
+  SpawnPolicy policy_here() const noexcept;
   void execute_foreign(std::byte* slot);
   void poll_remote();
   std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
-  bool decide_defer();
   void grant(std::int64_t credits) noexcept;
   std::uint64_t fast_inlined() const noexcept { return fast_inlined_ + static_cast<std::uint64_t>(granted_ + room); }
   void check_task(std::uint32_t fn, std::size_t in_size) const;
-  void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false);
+  void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
   void push_copy(const std::byte* slot);
   void flush_fence(Frame& frame);
   void enter_region() noexcept;
@@ -145,14 +169,13 @@ class Worker : public detail::WorkerCore {
   void close_inline_frame() noexcept;
  private:
   std::byte* exec_buffer(int depth);
-  Frame& current_frame() noexcept { return *static_cast<Frame*>(this->frame); }
   void set_frame(detail::FrameCore* f) noexcept {
     frame = f;
     frame_level = f->level;
   }
   void park();
   std::int64_t trace_begin();  // a traced task starts now: sample the queue
-  bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0; }
+  bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }
 
   Scheduler& sched_;
   const int id_;
@@ -193,12 +216,21 @@ class Worker : public detail::WorkerCore {
   int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)
   Frame root_frame_;
   detail::FinishScope root_scope_;
-  std::deque<FinishRecord> finishes_;  // open finish scopes, innermost last
-  std::deque<Frame> inline_frames_;    // frames of inline tasks that queued joined children
-  std::vector<std::unique_ptr<std::byte[]>> exec_buffers_;  // one slot per help depth
+  StackContainers native_containers_;            // finish scopes, inline frames, exec buffers of the thread's stack
+  StackContainers* stack_ = &native_containers_;  // ... of the running stack
   std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
   trace::WorkerTrace* trace_ = nullptr;
+  // The rest of the running stack's state (StackState; with the fields of
+  // WorkerCore and depth_ ... stack_ above).
+  int ctx_;                       // owner id of scopes opened on this stack (== id_ on the native stack)
+  bool native_ = true;            // running on the thread's own stack
+  int no_migrate_ = 0;            // code below must stay on this worker (foreign tasks, full deque)
+  int base_level_ = 0;            // level of the stack's bottom
+  const char* stack_low_ = nullptr;
+  const char* stack_high_ = nullptr;
+  SpawnPolicy run_policy_;
+  std::unique_ptr<ContinuationEngine> conts_;  // null unless the run uses continuations
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).
   WorkerStats stats_;

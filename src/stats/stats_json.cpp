@@ -22,6 +22,8 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"steals", w.steals},               {"steal_attempts", w.steal_attempts},
       {"failed_steals", w.failed_steals}, {"releases", w.releases},
       {"acquires", w.acquires},           {"max_queue", w.max_queue},
+      {"continuations_exposed", w.continuations_exposed}, {"continuations_stolen", w.continuations_stolen},
+      {"suspensions", w.suspensions},
       {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
       {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
       {"time_comm_s", w.time_comm_s},

@@ -21,11 +21,16 @@
 namespace heist::task {
 
 inline constexpr std::uint32_t kClosureFn = 0xFFFFFFFFu;
+// Not a task: the continuation of a suspended fiber (sched/continuations.hpp),
+// kLocalOnly; its payload names the fiber. It only moves between the
+// workers of its process.
+inline constexpr std::uint32_t kContinuationFn = 0xFFFFFFFEu;
 
 enum TaskFlags : std::uint16_t {
   kLocalOnly = 1u << 0,   // captures process-local memory: may not migrate
   kBoxed = 1u << 1,       // closure payload is a pointer to a heap box
   kJoined = 1u << 2,      // completion counter is the spawner's join scope
+  kUncounted = 1u << 3,   // the runtime's own task (a region's body run on a fiber): not in the statistics
 };
 
 struct alignas(16) TaskHeader {

@@ -319,8 +319,8 @@ TEST_P(FinishAsync, ClosuresTooBigForTheSlotAreBoxed) {
 
 // ---------------------------------------------------------------- exceptions
 
-// Under policies that run asyncs inline (work-first, and bounded/SLAW with a
-// full queue) a task's exception unwinds through its spawner, which then
+// Under policies that run asyncs first (inline, work-first, and bounded/SLAW
+// with a full queue) a task's exception unwinds through its spawner, which then
 // spawns no more; so the tests count the tasks spawned and check that each
 // of them ran exactly once, and that under help-first all of them were.
 TEST_P(FinishAsync, ExceptionInTaskPropagatesOutOfOutermostFinish) {
@@ -500,14 +500,17 @@ void check_spanning_tree(const Graph& g, const Dfs& dfs, std::uint32_t root) {
 }
 
 TEST_P(FinishAsync, DfsSpanningTreeWithEscapingAsyncs) {
-  // Work-first and bounded run asyncs inline (a DFS recursion as deep as the
-  // tree), so they get a smaller graph and a large stack; help-first and
-  // SLAW (whose S knob bounds inline frames) get the full 200k vertices.
-  const bool deep_inline = policy() == SpawnPolicy::work_first || policy() == SpawnPolicy::bounded;
+  // Inline, work-first and bounded run asyncs first (a DFS recursion as deep
+  // as the tree), so they get a smaller graph and a large stack; help-first,
+  // SLAW and adaptive (whose S knob bounds stack frames) get the full 200k
+  // vertices.
+  const bool deep_inline = policy() == SpawnPolicy::inline_child || policy() == SpawnPolicy::work_first ||
+                           policy() == SpawnPolicy::bounded;
   const auto n = static_cast<std::uint32_t>(scaled(deep_inline ? 20000 : 200000, 1000));
   const Graph g = random_graph(n, n, 7 + n);
   heist::Options o = opts();
   o.worker_stack_bytes = std::size_t{512} << 20;
+  o.fiber_stack_bytes = std::size_t{512} << 20;  // work-first recurses on fibers (reserved, committed as used)
   heist_test::run_on_big_stack(std::size_t{512} << 20, [&] {
     heist::Runtime rt(o);
     for (std::uint32_t root : {0u, n / 2}) {
@@ -520,7 +523,11 @@ TEST_P(FinishAsync, DfsSpanningTreeWithEscapingAsyncs) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, FinishAsync,
-                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kAllPolicies)),
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
+                         [](const auto& info) {
+                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+                         });
+INSTANTIATE_TEST_SUITE_P(Continuations, FinishAsync, ::testing::ValuesIn(heist_test::kContinuationRuns),
                          [](const auto& info) {
                            return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
                          });

@@ -498,7 +498,11 @@ TEST(FenceEdge, FenceWithDequeAtItsMaximum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, OutputsDeps,
-                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kAllPolicies)),
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
+                         [](const auto& info) {
+                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+                         });
+INSTANTIATE_TEST_SUITE_P(Continuations, OutputsDeps, ::testing::ValuesIn(heist_test::kContinuationRuns),
                          [](const auto& info) {
                            return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
                          });

@@ -1,5 +1,5 @@
 // RunStats counters against exact task counts for every spawn policy, the
-// policies' observable contracts (work-first inlines everything, help-first
+// policies' observable contracts (inline inlines everything, help-first
 // nothing, bounded keeps its queue at the bound), option parsing and
 // validation (Options, from_env), and the API's misuse errors.
 #include <gtest/gtest.h>
@@ -93,10 +93,17 @@ void expect_total_is_sum(const heist::RunStats& s) {
 
 void expect_policy_contract(SpawnPolicy policy, const heist::WorkerStats& t) {
   switch (policy) {
-    case SpawnPolicy::work_first: EXPECT_EQ(t.tasks_inlined, t.tasks_created); break;
+    case SpawnPolicy::inline_child: EXPECT_EQ(t.tasks_inlined, t.tasks_created); break;
     case SpawnPolicy::help_first: EXPECT_EQ(t.tasks_inlined, 0u); break;  // the deque never reaches its maximum here
     case SpawnPolicy::bounded: EXPECT_LE(t.max_queue, 40u); break;
     case SpawnPolicy::slaw: break;
+    case SpawnPolicy::work_first:
+      // The root task comes from the runtime's thread, which never moves, so
+      // it is queued; every other child ran first, inline or on a fresh
+      // fiber with its parent's continuation exposed.
+      EXPECT_EQ(t.tasks_inlined + t.continuations_exposed + 1, t.tasks_created);
+      break;
+    case SpawnPolicy::adaptive: EXPECT_LE(t.tasks_inlined + t.continuations_exposed, t.tasks_created); break;
   }
 }
 
@@ -194,7 +201,11 @@ TEST_P(PolicyStats, StatsBetweenManyShortRegions) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, PolicyStats,
-                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::ValuesIn(heist_test::kAllPolicies)),
+                         ::testing::Combine(::testing::Values(1, 2, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
+                         [](const auto& info) {
+                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+                         });
+INSTANTIATE_TEST_SUITE_P(Continuations, PolicyStats, ::testing::ValuesIn(heist_test::kContinuationRuns),
                          [](const auto& info) {
                            return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
                          });
@@ -331,11 +342,34 @@ TEST(Options, ValidateRejectsOutOfRangeValues) {
   invalid([](heist::Options& o) { o.max_help_depth = 0; });
   invalid([](heist::Options& o) { o.slaw_interval = 0; });
   invalid([](heist::Options& o) { o.worker_stack_bytes = 1024; });
+  invalid([](heist::Options& o) { o.fiber_stack_bytes = 1024; });
+  invalid([](heist::Options& o) { o.max_fibers = 1; });
+  invalid([](heist::Options& o) { o.expose_depth = -1; });
+  invalid([](heist::Options& o) {  // work-first steals continuations: it needs fibers
+    o.policy = SpawnPolicy::work_first;
+    o.continuations = heist::ContinuationMode::off;
+  });
+}
+
+TEST(Options, ContinuationsFollowThePolicyUnlessSet) {
+  heist::Options o;
+  for (SpawnPolicy p : heist_test::kAllPolicies) {
+    o.policy = p;
+    o.continuations = heist::ContinuationMode::automatic;
+    EXPECT_EQ(heist::uses_continuations(o), p == SpawnPolicy::work_first || p == SpawnPolicy::adaptive);
+    o.continuations = heist::ContinuationMode::on;
+    EXPECT_TRUE(heist::uses_continuations(o));
+  }
+  o.policy = SpawnPolicy::bounded;
+  o.continuations = heist::ContinuationMode::off;
+  EXPECT_FALSE(heist::uses_continuations(o));
 }
 
 TEST(Options, ParseSpawnPolicyAndChunk) {
   EXPECT_EQ(heist::parse_spawn_policy("help-first"), SpawnPolicy::help_first);
   EXPECT_EQ(heist::parse_spawn_policy("work-first"), SpawnPolicy::work_first);
+  EXPECT_EQ(heist::parse_spawn_policy("inline"), SpawnPolicy::inline_child);
+  EXPECT_EQ(heist::parse_spawn_policy("adaptive"), SpawnPolicy::adaptive);
   EXPECT_EQ(heist::parse_spawn_policy("bounded"), SpawnPolicy::bounded);
   EXPECT_EQ(heist::parse_spawn_policy("slaw"), SpawnPolicy::slaw);
   for (SpawnPolicy p : heist_test::kAllPolicies) EXPECT_EQ(heist::parse_spawn_policy(heist::to_string(p)), p);

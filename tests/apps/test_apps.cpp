@@ -3,8 +3,7 @@
 // Table 1; its kernels are tested in apps/sparselu/sparselu_test.cpp)
 // through the App interface,
 // as `heist bench` runs them: options parsed by CLI11, run_parallel inside a
-// heist::Runtime for 1-3 workers and the help-first, bounded and work-first
-// policies, every result verified and every task executed exactly once
+// heist::Runtime for 1-4 workers and every spawn policy, every result verified and every task executed exactly once
 // (counted by the runtime). Then the failure modes: verify() rejects a
 // corrupted result, the spanning-tree checker rejects broken trees, and
 // check() rejects bad options.
@@ -21,6 +20,7 @@
 #include <heist/heist.hpp>
 
 #include "common/app.hpp"
+#include "heist_test.hpp"
 #include "matmul/matmul.hpp"
 #include "sor/sor.hpp"
 #include "spantree/spantree.hpp"
@@ -34,16 +34,36 @@ using heist::apps::RunOutput;
 struct AppCase {
   const char* app;
   std::vector<std::string> args;  // small sizes: each run well under a second, sanitizers included
-  std::uint64_t tasks;            // tasks one run executes (for chunks 7: sor = iterations x 2 x 7)
+  std::uint64_t tasks;            // tasks one run executes (for chunks 7: sor = iterations x 2 x 7); 0: the result
 };
 
+// Nodes of the N-Queens search tree without a cutoff (one task each).
+std::uint64_t queens_nodes(std::uint32_t n, std::uint32_t row = 0, std::uint32_t cols = 0, std::uint32_t left = 0,
+                           std::uint32_t right = 0) {
+  std::uint64_t nodes = 1;
+  if (row == n) return nodes;
+  for (std::uint32_t free = ~(cols | left | right) & ((1u << n) - 1); free != 0; free &= free - 1) {
+    const std::uint32_t bit = free & (0u - free);
+    nodes += queens_nodes(n, row + 1, cols | bit, (left | bit) << 1, (right | bit) >> 1);
+  }
+  return nodes;
+}
+
+// Sanitizer builds run the two largest cases smaller (heist_test.hpp).
+const std::size_t kSpantreeVertices = heist_test::scaled(20000, 2000);
+const std::size_t kMatmulTasks = heist_test::scaled(200, 50);
+
 const AppCase kCases[] = {
-    {"spantree", {"--vertices", "20000", "--degree", "3", "--graph-seed", "7"}, 20000},
+    {"spantree", {"--vertices", std::to_string(kSpantreeVertices), "--degree", "3", "--graph-seed", "7"},
+     kSpantreeVertices},
     {"sor", {"--n", "101", "--iterations", "4", "--chunks", "7"}, 4 * 2 * 7},
     {"bpc", {"--depth", "30", "--consumers", "12", "--consumer-us", "2", "--producer-us", "1"}, 30 * 13},
-    {"matmul", {"--size", "32", "--tasks", "200"}, 200},
+    {"matmul", {"--size", "32", "--tasks", std::to_string(kMatmulTasks)}, kMatmulTasks},
     // 36 fwd + 36 bdiv + 146 bmod tasks (36 of them fill in a null block)
     {"sparselu", {"--blocks", "12", "--block-size", "16"}, 36 + 36 + 146},
+    {"fib", {"--n", "16", "--cutoff", "0"}, 2 * 1597 - 1},  // 2 fib(n+1) - 1 spawns
+    {"nqueens", {"--n", "7", "--cutoff", "0"}, queens_nodes(7)},
+    {"uts", {"--tree", "-t 1 -a 3 -d 5 -b 4 -r 19"}, 0},  // a task per node: the result
 };
 
 // Builds the app and parses its options the way `heist bench <app>` does.
@@ -70,36 +90,42 @@ heist::Options options(int workers, SpawnPolicy policy) {
 
 // ---------------------------------------------------------------- every app, workers x policy
 
-using Param = std::tuple<std::size_t, int, SpawnPolicy>;
+using Param = std::tuple<std::size_t, SpawnPolicy>;
 
 class AppRuns : public ::testing::TestWithParam<Param> {};
 
+// 1 to 4 workers in one test (CTest starts a process per test).
 TEST_P(AppRuns, ParallelRunsVerifyAndRunEveryTaskOnce) {
-  const auto& [index, workers, policy] = GetParam();
+  const auto& [index, policy] = GetParam();
   const AppCase& c = kCases[index];
   std::unique_ptr<App> app = make_app(c.app, c.args);
-  heist::Runtime runtime(options(workers, policy));
-  for (int repeat = 0; repeat < 2; ++repeat) {  // a second run in the same runtime starts afresh
-    runtime.reset_stats();
-    const RunOutput out = app->run_parallel();
-    EXPECT_TRUE(app->verify(out)) << c.app << " result " << out.result.dump();
-    const heist::WorkerStats total = runtime.stats().total();
-    EXPECT_EQ(total.tasks_executed, c.tasks);
-    EXPECT_EQ(total.tasks_created, c.tasks);
+  for (int workers = 1; workers <= 4; ++workers) {
+    SCOPED_TRACE(std::to_string(workers) + " workers");
+    heist::Runtime runtime(options(workers, policy));
+    // A second run in the same runtime starts afresh; it goes through
+    // Runtime::root, as `heist bench` does (its body is a task then, which
+    // continuations may leave from).
+    for (int repeat = 0; repeat < 2; ++repeat) {
+      runtime.reset_stats();
+      const RunOutput out = repeat == 0 ? app->run_parallel() : app->run_root(runtime);
+      EXPECT_TRUE(app->verify(out)) << c.app << " result " << out.result.dump();
+      const heist::WorkerStats total = runtime.stats().total();
+      const std::uint64_t tasks = c.tasks != 0 ? c.tasks : out.result.get<std::uint64_t>();
+      EXPECT_EQ(total.tasks_executed, tasks);
+      EXPECT_EQ(total.tasks_created, tasks);
+    }
   }
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  std::string name = std::string(kCases[std::get<0>(info.param)].app) + "_w" + std::to_string(std::get<1>(info.param)) +
-                     "_" + heist::to_string(std::get<2>(info.param));
+  std::string name = std::string(kCases[std::get<0>(info.param)].app) + "_" + heist::to_string(std::get<1>(info.param));
   std::replace(name.begin(), name.end(), '-', '_');
   return name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Apps, AppRuns,
-                         ::testing::Combine(::testing::Values(0u, 1u, 2u, 3u, 4u), ::testing::Values(1, 2, 3),
-                                            ::testing::Values(SpawnPolicy::help_first, SpawnPolicy::bounded,
-                                                              SpawnPolicy::work_first)),
+                         ::testing::Combine(::testing::Values(0u, 1u, 2u, 3u, 4u, 5u, 6u, 7u),
+                                            ::testing::ValuesIn(heist_test::kAllPolicies)),
                          param_name);
 
 // ---------------------------------------------------------------- sequential versions, results
@@ -117,7 +143,7 @@ TEST(Apps, SequentialRunsVerifyAndAgreeWithParallel) {
 
 TEST(Apps, ResultsAreTheExpectedCounts) {
   heist::Runtime runtime(options(2, SpawnPolicy::bounded));
-  EXPECT_EQ(make_app("spantree", kCases[0].args)->run_parallel().result.get<std::uint64_t>(), 20000u);
+  EXPECT_EQ(make_app("spantree", kCases[0].args)->run_parallel().result.get<std::uint64_t>(), kSpantreeVertices);
   const RunOutput bpc = make_app("bpc", kCases[2].args)->run_parallel();
   EXPECT_EQ(bpc.result.get<std::uint64_t>(), 30u * 12u);
   EXPECT_EQ(bpc.extra["producers"].get<std::uint64_t>(), 30u);

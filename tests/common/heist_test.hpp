@@ -48,10 +48,21 @@ inline heist::Options options(int workers, heist::SpawnPolicy policy) {
 }
 
 inline constexpr heist::SpawnPolicy kAllPolicies[] = {
-    heist::SpawnPolicy::help_first, heist::SpawnPolicy::work_first, heist::SpawnPolicy::bounded,
-    heist::SpawnPolicy::slaw};
+    heist::SpawnPolicy::help_first, heist::SpawnPolicy::inline_child, heist::SpawnPolicy::bounded,
+    heist::SpawnPolicy::slaw,       heist::SpawnPolicy::work_first,   heist::SpawnPolicy::adaptive};
+
+// The policies that never steal continuations (no fibers).
+inline constexpr heist::SpawnPolicy kStackPolicies[] = {heist::SpawnPolicy::help_first, heist::SpawnPolicy::inline_child,
+                                                        heist::SpawnPolicy::bounded, heist::SpawnPolicy::slaw};
 
 using WorkersPolicy = std::tuple<int, heist::SpawnPolicy>;
+
+// The API suites run every test under the stack policies for each worker
+// count, and under the continuation-stealing ones for one count each (CTest
+// starts a process per test: 1-4 workers for them are covered by
+// test_continuations and the app tests).
+inline const WorkersPolicy kContinuationRuns[] = {{3, heist::SpawnPolicy::work_first},
+                                                  {2, heist::SpawnPolicy::adaptive}};
 
 // gtest parameter name, e.g. "w2_help_first".
 inline std::string param_name(int workers, heist::SpawnPolicy policy) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "heist/options.hpp"
 #include "policy/spawn_policy.hpp"
@@ -15,12 +16,6 @@ using heist::policy::SpawnAction;
 using heist::policy::SpawnDecider;
 using heist::policy::SpawnFacts;
 
-// The decision for a worker with `queued` tasks in its deque (none of them
-// public, none running) and `frames` bodies on its stack.
-bool defer(SpawnDecider& d, std::size_t queued, unsigned frames) {
-  return d.decide(SpawnFacts{queued, queued, 0, frames, false}) != SpawnAction::run_inline;
-}
-
 heist::Options with_policy(SpawnPolicy p) {
   heist::Options o;
   o.policy = p;
@@ -31,18 +26,118 @@ heist::Options with_policy(SpawnPolicy p) {
   return o;
 }
 
-TEST(SpawnDecider, HelpFirstAlwaysQueuesWorkFirstNever) {
-  SpawnDecider help(with_policy(SpawnPolicy::help_first));
-  SpawnDecider work(with_policy(SpawnPolicy::work_first));
+// A decider for one policy (the runtime passes the policy of the spawning
+// task's finish scope with each decision).
+struct Decider {
+  explicit Decider(SpawnPolicy p, heist::Options o) : kind(p), d((o.policy = p, o)) {}
+  explicit Decider(SpawnPolicy p) : Decider(p, with_policy(p)) {}
+  SpawnAction decide(const SpawnFacts& f) { return d.decide(kind, f); }
+  bool slaw_help_first() const { return d.slaw_help_first(); }
+  std::int64_t inline_credits() const { return d.inline_credits(); }
+  SpawnPolicy kind;
+  SpawnDecider d;
+};
+
+SpawnFacts facts(std::size_t held, std::size_t queued, std::size_t public_tasks, unsigned frames, bool asked) {
+  SpawnFacts f;
+  f.held = held;
+  f.queued = queued;
+  f.public_tasks = public_tasks;
+  f.inline_frames = frames;
+  f.depth = frames;
+  f.thief_asked = asked;
+  return f;
+}
+
+// The decision for a worker with `queued` tasks in its deque (none of them
+// public, none running) and `frames` bodies on its stack.
+bool defer(Decider& d, std::size_t queued, unsigned frames) {
+  return d.decide(facts(queued, queued, 0, frames, false)) != SpawnAction::run_inline;
+}
+
+TEST(SpawnDecider, HelpFirstAlwaysQueuesInlineNever) {
+  Decider help(SpawnPolicy::help_first);
+  Decider in(SpawnPolicy::inline_child);
   for (std::size_t q : {0u, 1u, 39u, 40u, 100000u})
     for (unsigned frames : {0u, 1u, 1000u}) {
       EXPECT_TRUE(defer(help, q, frames));
-      EXPECT_FALSE(defer(work, q, frames));
+      EXPECT_FALSE(defer(in, q, frames));
     }
 }
 
+TEST(SpawnDecider, WorkFirstExposesShallowSpawnsAndOnRequest) {
+  heist::Options o = with_policy(SpawnPolicy::work_first);
+  o.expose_depth = 3;
+  Decider d(SpawnPolicy::work_first, o);
+  SpawnFacts f = facts(0, 0, 0, 0, false);
+  f.can_expose = true;
+  f.many_workers = true;
+  for (unsigned depth = 0; depth <= 3; ++depth) {
+    f.depth = depth;
+    EXPECT_EQ(d.decide(f), SpawnAction::expose) << depth;
+  }
+  f.depth = 4;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  EXPECT_GT(d.inline_credits(), 1000);
+  f.thief_asked = true;  // deep, but a thief asked: expose here
+  EXPECT_EQ(d.decide(f), SpawnAction::expose);
+  f.thief_asked = false;
+  f.many_workers = false;  // alone: nothing is exposed unasked
+  f.depth = 0;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  f.many_workers = true;
+  f.can_expose = false;  // e.g. a help loop below: runs inline
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+}
+
+TEST(SpawnDecider, CreditsNeverOutrunTheStack) {
+  for (SpawnPolicy p : {SpawnPolicy::inline_child, SpawnPolicy::bounded, SpawnPolicy::work_first}) {
+    Decider d(p);
+    SpawnFacts f = facts(100, 100, 1, 10, false);
+    f.inline_budget = 7;
+    EXPECT_EQ(d.decide(f), SpawnAction::run_inline) << heist::to_string(p);
+    EXPECT_LE(d.inline_credits(), 7) << heist::to_string(p);
+  }
+}
+
+TEST(SpawnDecider, AFullStackQueuesExceptUnderWorkFirst) {
+  SpawnFacts f = facts(100, 100, 1, 10, false);
+  f.inline_budget = 0;
+  for (SpawnPolicy p : {SpawnPolicy::inline_child, SpawnPolicy::bounded, SpawnPolicy::slaw, SpawnPolicy::adaptive}) {
+    Decider d(p);
+    for (int i = 0; i < 40; ++i) EXPECT_EQ(d.decide(f), SpawnAction::queue) << heist::to_string(p);
+  }
+  Decider wf(SpawnPolicy::work_first);
+  EXPECT_EQ(wf.decide(f), SpawnAction::stack_exhausted);
+  f.can_expose = true;  // a thief asked: the child runs on a fresh fiber, this stack does not grow
+  f.thief_asked = true;
+  EXPECT_EQ(wf.decide(f), SpawnAction::expose);
+}
+
+TEST(SpawnDecider, AdaptiveIsSlawWithWorkFirst) {
+  Decider d(SpawnPolicy::adaptive);
+  SpawnFacts f = facts(10, 10, 0, 0, false);
+  f.can_expose = true;
+  f.many_workers = true;
+  f.depth = 100;  // deeper than expose_depth: work-first runs the child inline
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(d.decide(f), SpawnAction::queue);  // help-first builds parallelism
+  f.queued = f.held = 40;  // F queued: work-first from the next evaluation
+  int spawns = 0;
+  while (d.decide(f) == SpawnAction::queue) ASSERT_LE(++spawns, 16);
+  EXPECT_FALSE(d.slaw_help_first());
+  // The inline credits cover the rest of the INT interval, so the fast path
+  // brings the next evaluation within INT spawns.
+  EXPECT_LE(d.inline_credits(), 15);
+  f.depth = 1;  // shallow: exposes
+  EXPECT_EQ(d.decide(f), SpawnAction::expose);
+  f.inline_frames = 64;  // S frames on the stack: back to help-first
+  spawns = 0;
+  while (d.decide(f) != SpawnAction::queue) ASSERT_LE(++spawns, 16);
+  EXPECT_TRUE(d.slaw_help_first());
+}
+
 TEST(SpawnDecider, BoundedQueuesBelowTheBound) {
-  SpawnDecider d(with_policy(SpawnPolicy::bounded));
+  Decider d(SpawnPolicy::bounded);
   EXPECT_TRUE(defer(d, 0, 0));
   EXPECT_TRUE(defer(d, 39, 0));
   EXPECT_FALSE(defer(d, 40, 0));
@@ -51,7 +146,7 @@ TEST(SpawnDecider, BoundedQueuesBelowTheBound) {
 }
 
 TEST(SpawnDecider, SlawSwitchesEveryIntervalOnQueueAndStack) {
-  SpawnDecider d(with_policy(SpawnPolicy::slaw));
+  Decider d(SpawnPolicy::slaw);
   EXPECT_TRUE(d.slaw_help_first());
   // A short queue: stays help-first.
   for (int i = 0; i < 100; ++i) EXPECT_TRUE(defer(d, 10, 0));
@@ -70,14 +165,14 @@ TEST(SpawnDecider, SlawBoundsInlineFramesWhileTheQueueStaysLong) {
   // one frame deeper, a queued one does not. SLAW's S bounds the nesting
   // (plus the INT spawns between two evaluations), however long it runs.
   const heist::Options o = with_policy(SpawnPolicy::slaw);
-  SpawnDecider d(o);
+  Decider d(SpawnPolicy::slaw, o);
   unsigned frames = 0, deepest = 0;
   std::size_t queued = 0;
   for (int spawn = 0; spawn < 100000; ++spawn) {
     if (defer(d, queued, frames)) ++queued;
     else deepest = std::max(deepest, ++frames);
   }
-  EXPECT_GT(deepest, 0u);  // it did switch to work-first
+  EXPECT_GT(deepest, 0u);  // it did switch to inline
   EXPECT_LE(deepest, static_cast<unsigned>(o.slaw_stack_frames + o.slaw_interval));
 }
 
@@ -87,28 +182,26 @@ namespace {
 
 TEST(SpawnDecider, BoundedWithDemandQueuesOnlyWhatAThiefCanUse) {
   heist::Options o;
-  o.policy = SpawnPolicy::bounded;
-  SpawnDecider d(o);
+  Decider d(SpawnPolicy::bounded, o);
   // Nothing public: queue it and publish it.
-  EXPECT_EQ(d.decide(SpawnFacts{3, 3, 0, 0, false}), SpawnAction::queue_public);
+  EXPECT_EQ(d.decide(facts(3, 3, 0, 0, false)), SpawnAction::queue_public);
   // Something public already and nobody asked: run inline.
-  EXPECT_EQ(d.decide(SpawnFacts{3, 3, 1, 0, false}), SpawnAction::run_inline);
+  EXPECT_EQ(d.decide(facts(3, 3, 1, 0, false)), SpawnAction::run_inline);
   // A thief asked: the next kAskedTasks spawns are queued and published.
   for (int i = 0; i < SpawnDecider::kAskedTasks; ++i)
-    EXPECT_EQ(d.decide(SpawnFacts{3, 3, 1, 0, i == 0}), SpawnAction::queue_public);
-  EXPECT_EQ(d.decide(SpawnFacts{3, 3, 1, 0, false}), SpawnAction::run_inline);
+    EXPECT_EQ(d.decide(facts(3, 3, 1, 0, i == 0)), SpawnAction::queue_public);
+  EXPECT_EQ(d.decide(facts(3, 3, 1, 0, false)), SpawnAction::run_inline);
   // The HotSLAW bound wins over a request.
-  EXPECT_EQ(d.decide(SpawnFacts{40, 40, 0, 0, true}), SpawnAction::run_inline);
+  EXPECT_EQ(d.decide(facts(40, 40, 0, 0, true)), SpawnAction::run_inline);
   EXPECT_GT(d.inline_credits(), 0);
 }
 
 TEST(SpawnDecider, BoundedWithoutDemandIsHotSlawExactly) {
   heist::Options o;
-  o.policy = SpawnPolicy::bounded;
   o.queue_demand = false;
-  SpawnDecider d(o);
-  EXPECT_EQ(d.decide(SpawnFacts{39, 39, 5, 0, false}), SpawnAction::queue);
-  EXPECT_EQ(d.decide(SpawnFacts{40, 12, 0, 0, true}), SpawnAction::run_inline);  // held counts running tasks
+  Decider d(SpawnPolicy::bounded, o);
+  EXPECT_EQ(d.decide(facts(39, 39, 5, 0, false)), SpawnAction::queue);
+  EXPECT_EQ(d.decide(facts(40, 12, 0, 0, true)), SpawnAction::run_inline);  // held counts running tasks
 }
 
 }  // namespace

@@ -14,20 +14,28 @@ namespace heist::detail {
 using TaskInvoke = void (*)(void* in, void* out);
 
 // Counts the outstanding tasks of a finish scope or of a task's joined
-// children. Split so that the common case — the owner (the worker that
-// opened the scope and waits on it) running its own tasks — needs no atomic:
+// children. Split so that the common case — the owner (the execution context
+// that opened the scope and waits on it: a worker's thread stack, or the
+// fiber a task runs on) running its own tasks — needs no atomic:
 //   pending = local + remote
 //   local:  changed only by the owner (+1 per task it registers, -1 per task it completes)
-//   remote: atomic, +1/-1 for registrations/completions by any other worker
+//   remote: atomic, +1/-1 for registrations/completions by any other context
 // Every task's -1 follows its +1 in `remote`'s modification order, and a
 // child registers before its parent completes, so the sum is never 0 while a
 // task is outstanding. Completions use release and the owner's check
 // acquire, so a task's outputs are visible once the owner sees 0.
+// A suspended waiter (work-first, sched/continuations.hpp) folds `local`
+// into `remote` with kWaiting added; the completion that brings `remote`
+// down to exactly kWaiting is the last one, and it resumes `waiter`.
 struct FinishScope {
-  int owner = -1;           // worker index
+  static constexpr std::int64_t kWaiting = std::int64_t{1} << 62;
+
+  int owner = -1;           // execution context id (worker index for a thread's own stack)
+  std::int8_t policy = -1;  // spawn policy of tasks whose IEF this is (SpawnPolicy); -1: the run's
   std::int64_t local = 0;   // owner-only
   std::atomic<std::int64_t> remote{0};
   FinishScope* saved_ief = nullptr;  // owner-only: the finish this one nests in
+  void* waiter = nullptr;            // the suspended owner, while remote carries kWaiting
 
   bool drained_for_owner() const noexcept {
     return local + remote.load(std::memory_order_acquire) == 0;
@@ -61,8 +69,12 @@ struct WorkerCore {
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
 };
 
-// The calling thread's worker, or nullptr outside the runtime.
-extern constinit thread_local WorkerCore* tls_worker;
+// The calling thread's worker, or nullptr outside the runtime. Initial-exec
+// TLS even in -fPIC code: every read is a %fs-relative load, so code that a
+// stolen continuation resumes on another thread reads that thread's worker
+// (the general-dynamic model's __tls_get_addr result may be reused by the
+// optimiser within a function; see platform/fiber.hpp).
+extern constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]];
 
 // A local-only closure, described so the library can run it in place
 // (inline), copy it into a task slot, or box it on the heap.
@@ -102,6 +114,7 @@ bool sync_done(const SyncNode* node) noexcept;
 void wait_sync(SyncNode* node);
 
 FrameCore* finish_begin();
+FrameCore* finish_begin_with(int policy);  // a finish whose tasks spawn under `policy` (SpawnPolicy)
 void finish_end(FrameCore* finish);             // helps until the scope's tasks are done, then closes it
 void finish_abort(FrameCore* finish) noexcept;  // the body threw: wait, close, let the exception go on
 

@@ -1,0 +1,325 @@
+// Continuation stealing (work-first, adaptive; docs/design/continuations.md)
+// through the public API:
+//  * a continuation is stolen while the child still runs: the child waits
+//    for a flag only the parent's continuation sets, so the test can only
+//    finish if another worker ran the continuation meanwhile — and the
+//    continuation then runs on that worker's thread, which heist::worker_id()
+//    and the thread itself agree on;
+//  * every finish's continuation runs exactly once, with nested finishes,
+//    escaping asyncs and spawn/wait mixed, for exposure at every spawn
+//    (Cilk-style), at shallow ones (the default) or only on request, and
+//    with so few fibers that most exposures and suspensions fall back;
+//  * deep recursion: a chain of children tens of thousands deep, and one
+//    deeper than the fiber stack, which fails with an error (work-first) or
+//    falls back to help-first (adaptive);
+//  * per-finish policies, and the error when a run has no continuations.
+#include <gtest/gtest.h>
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "heist/heist.hpp"
+#include "heist_test.hpp"
+
+namespace {
+
+using heist::SpawnPolicy;
+using heist_test::scaled;
+
+heist::Options wf_options(int workers, SpawnPolicy policy = SpawnPolicy::work_first) {
+  heist::Options o = heist_test::options(workers, policy);
+  return o;
+}
+
+// ---------------------------------------------------------------- stolen while the child runs
+
+struct Rendezvous {
+  std::atomic<bool> continuation_ran{false};
+  std::atomic<bool> child_gave_up{false};
+  int child_worker = -1;
+  int parent_before = -1, parent_after = -1;
+  pthread_t child_thread{}, parent_thread_after{};
+};
+
+Rendezvous* g_rv = nullptr;
+
+void waiting_child(const int&) {
+  g_rv->child_worker = heist::worker_id();
+  g_rv->child_thread = pthread_self();
+  // Only the parent's continuation sets the flag: it must run elsewhere
+  // while this child runs. (The deadline only turns a hang into a failure.)
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!g_rv->continuation_ran.load(std::memory_order_acquire)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      g_rv->child_gave_up.store(true);
+      return;
+    }
+    std::this_thread::yield();
+  }
+}
+const auto waiting_child_task = heist::register_task<waiting_child>("test_continuations.waiting_child");
+
+void parent(const int&) {
+  g_rv->parent_before = heist::worker_id();
+  heist::spawn(waiting_child_task, 0);  // work-first: the child runs first; this continuation is exposed
+  g_rv->parent_after = heist::worker_id();
+  g_rv->parent_thread_after = pthread_self();
+  g_rv->continuation_ran.store(true, std::memory_order_release);
+  heist::wait();
+}
+const auto parent_task = heist::register_task<parent>("test_continuations.parent");
+
+TEST(Continuations, StolenWhileTheChildStillRuns) {
+  for (int workers : {2, 4}) {
+    Rendezvous rv;
+    g_rv = &rv;
+    heist::Runtime rt(wf_options(workers));
+    heist::finish([] { heist::async(parent_task, 0); });
+    ASSERT_FALSE(rv.child_gave_up.load()) << "the continuation never ran while the child waited";
+    EXPECT_NE(rv.parent_after, rv.child_worker);  // another worker resumed the parent ...
+    EXPECT_FALSE(pthread_equal(rv.parent_thread_after, rv.child_thread));  // ... on its own thread
+    const heist::WorkerStats t = rt.stats().total();
+    EXPECT_GE(t.continuations_exposed, 1u);
+    EXPECT_GE(t.continuations_stolen, 1u);
+    EXPECT_EQ(t.tasks_executed, 2u);
+  }
+}
+
+// ---------------------------------------------------------------- exactly once
+
+// A tree of nested finishes: every node opens a finish with `fanout`
+// escaping asyncs (one of which spawns/waits a joined pair), and counts
+// how often the code after its finish runs. Ids are preorder positions.
+struct FinishTree {
+  int depth;
+  int fanout;
+  std::vector<std::atomic<int>> after_finish;
+  std::vector<std::atomic<int>> bodies;
+  std::atomic<std::uint64_t> joined{0};
+  explicit FinishTree(int d, int f) : depth(d), fanout(f), after_finish(size(d, f)), bodies(size(d, f)) {}
+
+  static std::size_t size(int d, int f) {
+    std::size_t n = 1, level = 1;
+    for (int i = 0; i < d; ++i) n += (level *= static_cast<std::size_t>(f));
+    return n;
+  }
+  std::size_t subtree(int d) const { return size(d, fanout); }
+
+  void node(std::size_t id, int d) {
+    bodies[id].fetch_add(1, std::memory_order_relaxed);
+    if (d == 0) return;
+    heist::finish([&] {
+      std::size_t child = id + 1;
+      for (int k = 0; k < fanout; ++k, child += subtree(d - 1))
+        heist::async([this, child, d] { node(child, d - 1); });
+    });
+    // Every child's subtree is complete here, exactly once.
+    for (std::size_t c = id + 1; c < id + subtree(d); ++c)
+      if (bodies[c].load(std::memory_order_relaxed) != 1) after_finish[id].fetch_add(1000);
+    after_finish[id].fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
+void expect_exactly_once(int workers, SpawnPolicy policy, int expose_depth, int max_fibers) {
+  heist::Options o = wf_options(workers, policy);
+  o.expose_depth = expose_depth;
+  o.max_fibers = max_fibers;
+  FinishTree tree(heist_test::scale_divisor() > 1 ? 4 : 5, 5);
+  heist::Runtime rt(o);
+  for (int rep = 0; rep < 2; ++rep) {
+    for (auto& c : tree.after_finish) c.store(0);
+    for (auto& c : tree.bodies) c.store(0);
+    heist::finish([&] { heist::async([&] { tree.node(0, tree.depth); }); });
+    std::size_t leaves = 0;
+    for (std::size_t i = 0; i < tree.bodies.size(); ++i) {
+      ASSERT_EQ(tree.bodies[i].load(), 1) << "task " << i;
+      const bool leaf = tree.after_finish[i].load() == 0;
+      if (leaf) {
+        ++leaves;
+      } else {
+        ASSERT_EQ(tree.after_finish[i].load(), 1) << "finish continuation of node " << i;
+      }
+    }
+    EXPECT_EQ(leaves, tree.depth == 5 ? 3125u : 625u);  // 5^depth: only they open no finish
+  }
+}
+
+// One test per policy and exposure regime, 1 to 4 workers inside it.
+class ExactlyOnce : public ::testing::TestWithParam<SpawnPolicy> {
+ protected:
+  void run(int expose_depth, int max_fibers) {
+    for (int workers = 1; workers <= 4; ++workers) {
+      SCOPED_TRACE(std::to_string(workers) + " workers");
+      expect_exactly_once(workers, GetParam(), expose_depth, max_fibers);
+    }
+  }
+};
+
+TEST_P(ExactlyOnce, ExposureEverywhere) { run(1 << 20, 1024); }  // Cilk-style: every spawn's continuation is stealable
+TEST_P(ExactlyOnce, ExposureAtShallowSpawns) { run(heist::Options{}.expose_depth, 1024); }
+TEST_P(ExactlyOnce, ExposureOnlyOnRequest) { run(0, 1024); }
+TEST_P(ExactlyOnce, FewFibersMostExposuresAndSuspensionsFallBack) { run(1 << 20, 3); }
+
+INSTANTIATE_TEST_SUITE_P(Continuations, ExactlyOnce,
+                         ::testing::Values(SpawnPolicy::work_first, SpawnPolicy::adaptive),
+                         [](const auto& info) {
+                           std::string name = heist::to_string(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// spawn/wait under eager exposure: every wait may suspend, every
+// continuation may move; the sums must still be exact.
+void sum_body(const int& n, std::uint64_t* out);
+const auto sum_task = heist::register_task<sum_body>("test_continuations.sum");
+void sum_body(const int& n, std::uint64_t* out) {
+  if (n < 2) {
+    *out = static_cast<std::uint64_t>(n);
+    return;
+  }
+  std::uint64_t a = 0, b = 0;
+  heist::spawn(sum_task, n - 1, &a);
+  heist::spawn(sum_task, n - 2, &b);
+  heist::wait();
+  *out = a + b;
+}
+
+TEST(Continuations, SpawnWaitWithEveryContinuationExposed) {
+  for (int workers : {1, 2, 4}) {
+    heist::Options o = wf_options(workers);
+    o.expose_depth = 1 << 20;
+    heist::Runtime rt(o);
+    std::uint64_t r = 0;
+    const bool sanitized = heist_test::scale_divisor() > 1;  // fiber switches are slow under TSan
+    const int n = sanitized ? 15 : 20;
+    heist::spawn(sum_task, n, &r);
+    heist::wait();
+    EXPECT_EQ(r, sanitized ? 610u : 6765u);
+    const heist::WorkerStats t = rt.stats().total();
+    EXPECT_EQ(t.tasks_executed, sanitized ? 2u * 987u - 1u : 2u * 10946u - 1u);
+    if (workers > 1) {
+      EXPECT_GT(t.continuations_exposed, 100u);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- deep recursion
+
+// A chain: each link's only child is the next link (a recursion as deep as
+// the chain under work-first, which runs the child first).
+struct DeepChain {
+  std::uint64_t n;
+  std::atomic<std::uint64_t> links{0};
+  void link(std::uint64_t i) {
+    links.fetch_add(1, std::memory_order_relaxed);
+    volatile char frame[64];  // a little stack per level, as real code has
+    frame[0] = static_cast<char>(i);
+    if (i + 1 < n) heist::async([this, i] { link(i + 1); });
+    frame[1] = frame[0];
+  }
+};
+
+TEST(Continuations, DeepRecursionOnFiberStacks) {
+  for (int workers : {1, 2, 4}) {
+    heist::Options o = wf_options(workers);
+    o.fiber_stack_bytes = std::size_t{64} << 20;
+    heist::Runtime rt(o);
+    DeepChain chain{scaled(50000, 5000)};
+    heist::finish([&] { heist::async([&chain] { chain.link(0); }); });
+    EXPECT_EQ(chain.links.load(), chain.n);
+  }
+}
+
+TEST(Continuations, RecursionDeeperThanTheFiberStackFailsWithAnError) {
+  heist::Options o = wf_options(2);
+  o.fiber_stack_bytes = std::size_t{1} << 20;
+  heist::Runtime rt(o);
+  DeepChain chain{1000000};
+  try {
+    heist::finish([&] { heist::async([&chain] { chain.link(0); }); });
+    FAIL() << "a million nested children fit a 1 MiB stack?";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("ran out of stack"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(chain.links.load(), chain.n);
+  // The runtime is still usable.
+  DeepChain small{100};
+  heist::finish([&] { heist::async([&small] { small.link(0); }); });
+  EXPECT_EQ(small.links.load(), 100u);
+}
+
+TEST(Continuations, AdaptiveFallsBackToHelpFirstOnDeepRecursion) {
+  heist::Options o = wf_options(2, SpawnPolicy::adaptive);
+  o.fiber_stack_bytes = std::size_t{1} << 20;
+  heist::Runtime rt(o);
+  DeepChain chain{scaled(200000, 20000)};
+  heist::finish([&] { heist::async([&chain] { chain.link(0); }); });
+  EXPECT_EQ(chain.links.load(), chain.n);
+}
+
+// ---------------------------------------------------------------- per-finish policies
+
+std::atomic<std::uint64_t> g_leaves{0};
+void tree(int depth) {
+  if (depth == 0) {
+    g_leaves.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  heist::async([depth] { tree(depth - 1); });
+  heist::async([depth] { tree(depth - 1); });
+}
+
+TEST(Continuations, FinishScopesChooseTheirPolicy) {
+  heist::Options o = heist_test::options(2, SpawnPolicy::help_first);
+  o.continuations = heist::ContinuationMode::on;
+  o.expose_depth = 1 << 20;
+  heist::Runtime rt(o);
+  // Help-first run: no continuation is exposed.
+  g_leaves = 0;
+  heist::finish([] { heist::async([] { tree(10); }); });
+  EXPECT_EQ(g_leaves.load(), 1024u);
+  heist::WorkerStats t = rt.stats().total();
+  EXPECT_EQ(t.continuations_exposed, 0u);
+  EXPECT_EQ(t.tasks_inlined, 0u);
+  // A work-first scope inside a task: its spawns run first.
+  rt.reset_stats();
+  g_leaves = 0;
+  heist::finish([] {
+    heist::async([] { heist::finish(SpawnPolicy::work_first, [] { tree(10); }); });
+  });
+  EXPECT_EQ(g_leaves.load(), 1024u);
+  t = rt.stats().total();
+  EXPECT_EQ(t.tasks_inlined + t.continuations_exposed, t.tasks_created - 1);  // all but the outer async
+  // And a help-first scope inside a work-first one queues again.
+  rt.reset_stats();
+  g_leaves = 0;
+  heist::finish([] {
+    heist::async([] {
+      heist::finish(SpawnPolicy::work_first, [] { heist::finish(SpawnPolicy::help_first, [] { tree(10); }); });
+    });
+  });
+  EXPECT_EQ(g_leaves.load(), 1024u);
+  t = rt.stats().total();
+  EXPECT_EQ(t.tasks_inlined, 0u);
+  EXPECT_EQ(t.continuations_exposed, 0u);
+}
+
+TEST(Continuations, WorkFirstScopeNeedsContinuations) {
+  heist::Runtime rt(heist_test::options(2, SpawnPolicy::bounded));
+  EXPECT_THROW(heist::finish(SpawnPolicy::work_first, [] {}), std::logic_error);
+  EXPECT_THROW(heist::finish(SpawnPolicy::adaptive, [] {}), std::logic_error);
+  g_leaves = 0;
+  heist::finish(SpawnPolicy::help_first, [] { tree(4); });  // other policies are fine
+  EXPECT_EQ(g_leaves.load(), 16u);
+}
+
+}  // namespace
