@@ -117,6 +117,11 @@ void prepare(Context& ctx, FiberStack& stack, void (*entry)(void* message)) {
   ctx.stack_low = stack.low();
   ctx.stack_size = stack.size();
   ctx.asan_fake_stack = nullptr;
+#ifdef HEIST_FIBER_ASAN
+  // The frames of a fiber given up in the middle never returned: their
+  // redzones are still poisoned, and the new fiber's frames would land on them.
+  __asan_unpoison_memory_region(stack.low(), stack.size());
+#endif
   ctx.fctx = bc::make_fcontext(stack.high(), stack.size(), &start);
 #ifdef HEIST_FIBER_TSAN
   // A fiber given up in the middle of its frames starts afresh: TSan gets a
