@@ -295,6 +295,20 @@ void async_any(F&& f) {
                            detail::Join::escaping);
 }
 
+namespace detail {
+// Runs f inside the finish scope begun as `scope`, and waits for it.
+template <class F>
+void run_finish(FrameCore* scope, F&& f) {
+  try {
+    std::forward<F>(f)();
+  } catch (...) {
+    finish_abort(scope);
+    throw;
+  }
+  finish_end(scope);
+}
+}  // namespace detail
+
 // Run f, then wait (executing and stealing tasks) until every task spawned
 // inside f — transitively, escaping ones included — has completed. Nests.
 // Under work-first and adaptive the wait suspends instead: the worker goes
@@ -302,14 +316,7 @@ void async_any(F&& f) {
 // worker completes the scope's last task (it may be another thread).
 template <class F>
 void finish(F&& f) {
-  detail::FrameCore* scope = detail::finish_begin();
-  try {
-    std::forward<F>(f)();
-  } catch (...) {
-    detail::finish_abort(scope);
-    throw;
-  }
-  detail::finish_end(scope);
+  detail::run_finish(detail::finish_begin(), std::forward<F>(f));
 }
 
 // A finish whose tasks (those spawned inside f, transitively, until a nested
@@ -319,14 +326,7 @@ void finish(F&& f) {
 // std::logic_error.
 template <class F>
 void finish(SpawnPolicy policy, F&& f) {
-  detail::FrameCore* scope = detail::finish_begin_with(static_cast<int>(policy));
-  try {
-    std::forward<F>(f)();
-  } catch (...) {
-    detail::finish_abort(scope);
-    throw;
-  }
-  detail::finish_end(scope);
+  detail::run_finish(detail::finish_begin_with(static_cast<int>(policy)), std::forward<F>(f));
 }
 
 // Wait for the tasks the calling task spawned with spawn(); keeps executing

@@ -6,9 +6,9 @@ the result is verified, and (for heist runs) the statistics add up.
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
                       [--expect-every-rank-works 1] -- CMD...
 """
-import json
-import subprocess
 import sys
+
+from json_report import run_report
 
 REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "result", "verified"]
 STATS = ["tasks_created", "tasks_executed", "tasks_inlined", "steals", "steal_attempts", "failed_steals"]
@@ -46,17 +46,7 @@ def check_table1(report):
 
 
 def main():
-    args = sys.argv[1:]
-    split = args.index("--")
-    opts, cmd = args[:split], args[split + 1:]
-    expect = dict(zip(opts[::2], opts[1::2]))
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(f"exit {out.returncode}: {out.stderr}")
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    for key in REQUIRED:
-        if key not in report:
-            fail(f"missing field {key}")
+    expect, report = run_report(sys.argv[1:], REQUIRED, fail)
     if report["verified"] is not True:
         fail("result not verified")
     if len(report["times_s"]) < 1 or report["time_s"] not in report["times_s"]:

@@ -5,9 +5,9 @@ task count is the one expected, and the steal counters add up.
 
   check_sim_json.py [--expect-result N] [--expect-workers W] -- CMD...
 """
-import json
-import subprocess
 import sys
+
+from json_report import run_report
 
 REQUIRED = ["app", "params", "machine", "workers", "ranks", "policy", "costs", "time_s", "result", "t1_s",
             "speedup", "efficiency", "steals", "steal_totals", "messages", "time_breakdown_s", "simulator"]
@@ -19,17 +19,7 @@ def fail(msg):
 
 
 def main():
-    args = sys.argv[1:]
-    split = args.index("--")
-    opts, cmd = args[:split], args[split + 1:]
-    expect = dict(zip(opts[::2], opts[1::2]))
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        fail(f"exit {out.returncode}: {out.stderr}")
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    for key in REQUIRED:
-        if key not in report:
-            fail(f"missing field {key}")
+    expect, report = run_report(sys.argv[1:], REQUIRED, fail)
     if "--expect-result" in expect and report["result"] != int(expect["--expect-result"]):
         fail(f"result {report['result']} != {expect['--expect-result']}")
     if "--expect-workers" in expect and report["workers"] != int(expect["--expect-workers"]):
