@@ -143,7 +143,7 @@ const OptionSpec kTable[] = {
        o.deque_initial_tasks = parse_int<std::size_t>(v, 2, std::size_t{1} << 30, "--deque-tasks");
      }},
     {"deque_max_tasks", "HEIST_DEQUE_MAX_TASKS", "--deque-max-tasks",
-     "maximum task slots per worker deque; when full, spawns run inline",
+     "maximum task slots per worker deque; when full, spawns run inline (the deque grows past it when the stack is nearly full)",
      [](const Options& o) { return std::to_string(o.deque_max_tasks); },
      [](Options& o, const std::string& v) {
        o.deque_max_tasks = parse_int<std::size_t>(v, 2, std::size_t{1} << 31, "--deque-max-tasks");

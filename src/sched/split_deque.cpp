@@ -119,7 +119,7 @@ bool SplitDeque::try_reset_indices(std::uint32_t tail) noexcept {
   return true;
 }
 
-bool SplitDeque::make_room() {
+bool SplitDeque::make_room(std::size_t limit) {
   // Withdraw the public part so no new claim can start, then either slide the
   // live tasks down to index 0 (if claims left room below and no thief is
   // still copying) or grow.
@@ -140,7 +140,7 @@ bool SplitDeque::make_room() {
     ts_.store(pack(0, 0), std::memory_order_relaxed);
     return true;
   }
-  if (capacity_ * 2 > max_capacity_) return false;
+  if (capacity_ * 2 > limit) return false;
   grow();
   return true;
 }

@@ -70,6 +70,12 @@ class SplitDeque {
     if (head_ == capacity_ && !make_room()) return nullptr;
     return array_ + static_cast<std::size_t>(head_) * stride_;
   }
+  // The same past the maximum capacity (up to 2^31 slots; nullptr beyond):
+  // for a spawn that can neither queue nor nest on a stack that is full.
+  std::byte* begin_push_past_limit() {
+    if (head_ == capacity_ && !make_room(kHardCapacity)) return nullptr;
+    return array_ + static_cast<std::size_t>(head_) * stride_;
+  }
   void end_push() noexcept {
     ++head_;
     if (wanted_.load(std::memory_order_relaxed)) release();
@@ -158,7 +164,9 @@ class SplitDeque {
     return (std::uint64_t{tail} << 32) | split;
   }
 
-  bool make_room();  // compact or grow; false at max capacity
+  static constexpr std::size_t kHardCapacity = std::size_t{1} << 31;  // indices are 32 bits
+  bool make_room() { return make_room(max_capacity_); }  // compact or grow; false at max capacity
+  bool make_room(std::size_t limit);
   bool try_reset_indices(std::uint32_t tail) noexcept;
   void grow();
   std::byte* slot(std::uint32_t index) const noexcept { return array_ + std::size_t{index} * stride_; }

@@ -167,6 +167,14 @@ std::int64_t Worker::inline_budget() const noexcept {
   return room / per_frame;
 }
 
+std::byte* Worker::queue_slot() {
+  if (std::byte* slot = deque_.begin_push()) return slot;
+  // Past --deque-max-tasks a spawn runs inline, nesting on this stack; once
+  // the stack is nearly full the deque grows past its limit instead (a DFS
+  // of escaping asyncs over millions of vertices must not overflow).
+  return inline_budget() <= 0 ? deque_.begin_push_past_limit() : nullptr;
+}
+
 bool Worker::waits_by_suspending() const noexcept {
   const SpawnPolicy p = policy_here();
   return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !decider_.slaw_help_first());
@@ -292,7 +300,7 @@ void Worker::spawn_registered(std::uint32_t fn, const void* in, std::size_t in_s
   // would start before the generations spawned before the fence completed).
   const bool held = join == detail::Join::joined && f.level == level && f.fence && f.fence->must_hold();
   const policy::SpawnAction action = held ? policy::SpawnAction::queue : decide_spawn();
-  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : deque_.begin_push();
+  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();
   std::vector<std::byte> overflow;  // a held task needs no deque slot: when the deque is full, build it here
   if (slot == nullptr && held) {
     overflow.resize(sched_.stride());
@@ -320,7 +328,7 @@ void Worker::spawn_closure(const detail::ClosureOps& ops, void* object) {
   Frame& f = current_frame();
   if (f.fenced) flush_fence(f);
   const policy::SpawnAction action = decide_spawn();
-  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : deque_.begin_push();
+  std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();
   if (slot == nullptr) {
     run_inline([&] { ops.run_in_place(object); });
     return;

@@ -146,6 +146,7 @@ class Worker : public detail::WorkerCore {
   SpawnPolicy policy_here() const noexcept;
   void execute_foreign(std::byte* slot);
   void poll_remote();
+  std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
   std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
