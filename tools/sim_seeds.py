@@ -73,13 +73,14 @@ def costs_for(name, avg_us, overhead_us):
 # ---------------------------------------------------------------- running
 
 class Runner:
-    def __init__(self, build):
+    def __init__(self, build, extra=()):
         self.heist = os.path.join(build, "cli", "heist")
+        self.extra = list(extra)  # appended to every simulation (e.g. --queue-demand off)
         self.count = 0
         self.start = time.time()
 
     def sim(self, args):
-        cmd = [self.heist, "sim", *args, "--no-baseline", "--json"]
+        cmd = [self.heist, "sim", *args, *self.extra, "--no-baseline", "--json"]
         self.count += 1
         print(f"[{self.count} | {time.time() - self.start:6.0f} s] {' '.join(cmd)}", file=sys.stderr, flush=True)
         out = subprocess.run(cmd, capture_output=True, text=True)
@@ -159,6 +160,7 @@ def seed000(runner, out):
 LOTUS = ["--cores-per-socket", "24", "--sockets", "2", "--ranks-per-node", "48", "--backoff", "none",
          "--victim", "random", "--chunk", "half"]
 SEED001_NODES = [1, 2, 4, 8, 16, 32, 44]
+NODES = {}  # --nodes: overrides the lists above
 
 
 def seed001(runner, out):
@@ -168,7 +170,7 @@ def seed001(runner, out):
              ["--task-ns", "200,300"])]
     for name, app, cost in apps:
         t1 = one_worker(runner, app, cost)
-        for nodes in SEED001_NODES:
+        for nodes in NODES.get("seed001", SEED001_NODES):
             for protocol in ("sdc", "sws"):
                 r = runner.sim([*app, *cost, *LOTUS, "--nodes", str(nodes), "--protocol", protocol])
                 x = row(protocol, name, r, t1)
@@ -196,7 +198,7 @@ def seed003(runner, out):
             ("NQueens", ["nqueens", "--n", "15", "--cutoff", "6"], ["--task-ns", "200,300", "--sequential-ns", "8"])]
     for name, app, cost in apps:
         t1 = one_worker(runner, app, cost)
-        for nodes in SEED003_NODES:
+        for nodes in NODES.get("seed003", SEED003_NODES):
             for victim in ("hvs", "success-only"):
                 r = runner.sim([*app, *cost, *EDISON, "--nodes", str(nodes), "--victim", victim])
                 x = row(victim, name, r, t1)
@@ -213,8 +215,12 @@ def main():
     ap.add_argument("experiment", choices=["seed000", "seed001", "seed003"])
     ap.add_argument("--build", default="build")
     ap.add_argument("--out", default="docs/results/sim")
+    ap.add_argument("--nodes", help="node counts for seed001/seed003, e.g. 4,16,64 (default: the papers')")
+    ap.add_argument("--sim-args", default="", help="options added to every simulation, e.g. '--queue-demand off'")
     args = ap.parse_args()
-    runner = Runner(args.build)
+    runner = Runner(args.build, args.sim_args.split())
+    if args.nodes:
+        NODES[args.experiment] = [int(n) for n in args.nodes.split(",")]
     {"seed000": seed000, "seed001": seed001, "seed003": seed003}[args.experiment](runner, args.out)
 
 
