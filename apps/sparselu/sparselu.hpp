@@ -61,6 +61,41 @@ void fwd(int b, const double* diag, double* col);                      // col = 
 void bdiv(int b, const double* diag, double* row);                     // row = row U^-1 (column kk)
 void bmod(int b, const double* row, const double* col, double* inner); // inner -= row x col
 
+// The block (ii, jj) of a bmod: allocated as a zero block first if it was
+// null (a fill-in). Only the one bmod of (ii, jj) in a step may call it.
+inline double* fill_in(std::unique_ptr<double[]>& slot, int b) {
+  if (!slot) slot = std::make_unique<double[]>(static_cast<std::size_t>(b) * static_cast<std::size_t>(b));  // zeroed
+  return slot.get();
+}
+
+// The factorisation's traversal, shared by the sequential version, heist's
+// and the peers'; `ops` says how each step runs (called, spawned, ...):
+// per kk, ops.lu0(diag); ops.fwd(diag, col) for each non-null (kk, jj > kk);
+// ops.bdiv(diag, row) for each non-null (ii > kk, kk); ops.fwd_bdiv_done();
+// ops.bmod(row, col, slot of (ii, jj)) for each ii, jj > kk with both
+// factors non-null; ops.step_done(). Only block pointers are read here: the
+// operations may still be running on the blocks' contents when it reads them.
+template <class Ops>
+void for_each_block_op(Matrix& m, Ops&& ops) {
+  const int n = m.n;
+  for (int kk = 0; kk < n; ++kk) {
+    double* diag = m.block(kk, kk);
+    ops.lu0(diag);
+    for (int jj = kk + 1; jj < n; ++jj)
+      if (double* col = m.block(kk, jj)) ops.fwd(diag, col);
+    for (int ii = kk + 1; ii < n; ++ii)
+      if (double* row = m.block(ii, kk)) ops.bdiv(diag, row);
+    ops.fwd_bdiv_done();
+    for (int ii = kk + 1; ii < n; ++ii) {
+      const double* row = m.block(ii, kk);
+      if (row == nullptr) continue;
+      for (int jj = kk + 1; jj < n; ++jj)
+        if (const double* col = m.block(kk, jj)) ops.bmod(row, col, m.slot(ii, jj));
+    }
+    ops.step_done();
+  }
+}
+
 // Kernel calls of one factorisation (lu0 runs on the calling thread; the
 // others are heist's tasks).
 struct Calls {

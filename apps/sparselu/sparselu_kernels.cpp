@@ -39,9 +39,7 @@ void bdiv_body(const BdivIn& in) { bdiv(g_b, in.diag, in.row); }
 void bmod_body(const BmodIn& in) {
   // Fill-in: exactly one bmod task per (ii, jj) and kk, and the fwd/bdiv
   // tasks never touch (ii, jj), so allocating here is race-free.
-  auto& inner = *in.inner;
-  if (!inner) inner = std::make_unique<double[]>(static_cast<std::size_t>(g_b) * static_cast<std::size_t>(g_b));
-  bmod(g_b, in.row, in.col, inner.get());
+  bmod(g_b, in.row, in.col, fill_in(*in.inner, g_b));
 }
 
 const auto fwd_task = heist::register_task<fwd_body>("apps.sparselu.fwd", heist::Migration::process);
@@ -51,36 +49,25 @@ const auto bmod_task = heist::register_task<bmod_body>("apps.sparselu.bmod", hei
 }  // namespace
 
 Calls sparselu_heist(Matrix& m) {
-  Calls calls;
-  const int n = m.n;
   g_b = m.b;
-  for (int kk = 0; kk < n; ++kk) {
-    double* diag = m.block(kk, kk);
-    lu0(m.b, diag);
-    ++calls.lu0;
-    for (int jj = kk + 1; jj < n; ++jj)
-      if (double* col = m.block(kk, jj)) heist::spawn(fwd_task, FwdIn{diag, col}), ++calls.fwd;
-    for (int ii = kk + 1; ii < n; ++ii)
-      if (double* row = m.block(ii, kk)) heist::spawn(bdiv_task, BdivIn{diag, row}), ++calls.bdiv;
-    // The bmod tasks read what fwd and bdiv wrote. Only the blocks' pointers
-    // are read below (the tasks above change contents, not pointers); the
-    // bmod tasks of earlier kk, which may have allocated them, are done.
-    heist::fence();
-    for (int ii = kk + 1; ii < n; ++ii) {
-      const double* row = m.block(ii, kk);
-      if (row == nullptr) continue;
-      for (int jj = kk + 1; jj < n; ++jj) {
-        const double* col = m.block(kk, jj);
-        if (col == nullptr) continue;
-        auto& inner = m.slot(ii, jj);
-        if (!inner) ++calls.fill_ins;  // no task of this kk has touched it yet
-        heist::spawn(bmod_task, BmodIn{row, col, &inner});
-        ++calls.bmod;
-      }
+  struct Spawning {
+    Calls calls;
+    void lu0(double* diag) { sparselu::lu0(g_b, diag), ++calls.lu0; }
+    void fwd(double* diag, double* col) { heist::spawn(fwd_task, FwdIn{diag, col}), ++calls.fwd; }
+    void bdiv(double* diag, double* row) { heist::spawn(bdiv_task, BdivIn{diag, row}), ++calls.bdiv; }
+    // The bmod tasks read what fwd and bdiv wrote. The traversal reads only
+    // the blocks' pointers (the tasks above change contents, not pointers);
+    // the bmod tasks of earlier kk, which may have allocated them, are done.
+    void fwd_bdiv_done() { heist::fence(); }
+    void bmod(const double* row, const double* col, std::unique_ptr<double[]>& inner) {
+      if (!inner) ++calls.fill_ins;  // no task of this kk has touched it yet
+      heist::spawn(bmod_task, BmodIn{row, col, &inner});
+      ++calls.bmod;
     }
-    heist::wait();  // the next lu0 reads (kk + 1, kk + 1), which a bmod wrote
-  }
-  return calls;
+    void step_done() { heist::wait(); }  // the next lu0 reads (kk + 1, kk + 1), which a bmod wrote
+  } ops;
+  for_each_block_op(m, ops);
+  return ops.calls;
 }
 
 std::vector<TaskIo> sparselu_task_io() {

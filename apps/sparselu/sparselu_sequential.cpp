@@ -119,30 +119,22 @@ std::size_t non_null_blocks(const Matrix& m) {
 }
 
 Calls sparselu_sequential(Matrix& m) {
-  Calls calls;
-  const int n = m.n, b = m.b;
-  for (int kk = 0; kk < n; ++kk) {
-    double* diag = m.block(kk, kk);
-    lu0(b, diag);
-    ++calls.lu0;
-    for (int jj = kk + 1; jj < n; ++jj)
-      if (double* col = m.block(kk, jj)) fwd(b, diag, col), ++calls.fwd;
-    for (int ii = kk + 1; ii < n; ++ii)
-      if (double* row = m.block(ii, kk)) bdiv(b, diag, row), ++calls.bdiv;
-    for (int ii = kk + 1; ii < n; ++ii) {
-      const double* row = m.block(ii, kk);
-      if (row == nullptr) continue;
-      for (int jj = kk + 1; jj < n; ++jj) {
-        const double* col = m.block(kk, jj);
-        if (col == nullptr) continue;
-        auto& inner = m.slot(ii, jj);
-        if (!inner) inner = std::make_unique<double[]>(m.cells()), ++calls.fill_ins;  // zeroed
-        bmod(b, row, col, inner.get());
-        ++calls.bmod;
-      }
+  struct Sequential {
+    Matrix& m;
+    Calls calls;
+    void lu0(double* diag) { sparselu::lu0(m.b, diag), ++calls.lu0; }
+    void fwd(const double* diag, double* col) { sparselu::fwd(m.b, diag, col), ++calls.fwd; }
+    void bdiv(const double* diag, double* row) { sparselu::bdiv(m.b, diag, row), ++calls.bdiv; }
+    void fwd_bdiv_done() {}
+    void bmod(const double* row, const double* col, std::unique_ptr<double[]>& inner) {
+      if (!inner) ++calls.fill_ins;
+      sparselu::bmod(m.b, row, col, fill_in(inner, m.b));
+      ++calls.bmod;
     }
-  }
-  return calls;
+    void step_done() {}
+  } ops{m, {}};
+  for_each_block_op(m, ops);
+  return ops.calls;
 }
 
 Comparison compare(const Matrix& a, const Matrix& reference) {
