@@ -371,7 +371,7 @@ struct HandleAccess {
 template <auto Body>
 TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
                        const typename Task<Body>::In& in, typename Task<Body>::Out* out = nullptr) {
-  detail::SyncNode* deps[32];
+  detail::SyncNode* deps[32] = {};  // initialised: GCC's -Wmaybe-uninitialized cannot follow the count
   std::size_t n = 0;
   for (const TaskHandle& h : after) {
     if (n == 32) throw std::invalid_argument("heist::spawn_after: at most 32 dependencies");
@@ -383,7 +383,7 @@ TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
 template <auto Body>
 TaskHandle spawn_handle(Task<Body> task, const typename Task<Body>::In& in,
                         typename Task<Body>::Out* out = nullptr) {
-  return spawn_after<Body>({}, task, in, out);
+  return HandleAccess::adopt(detail::spawn_with_handle(task.id(), &in, sizeof in, out, nullptr, 0));
 }
 
 // Wait (executing and stealing) until the task behind the handle completed.

@@ -245,6 +245,24 @@ bool ContinuationEngine::wait_pinned() {
   return true;
 }
 
+Fiber* ContinuationEngine::next_pinned() {
+  // Oldest first: a waiter that looked and goes back to waiting queues up
+  // behind the others, so every waiter gets its turn.
+  Fiber* waiter = pinned_.front();
+  pinned_.erase(pinned_.begin());
+  return waiter;
+}
+
+bool ContinuationEngine::yield_to_pinned() {
+  if (pinned_.empty()) return false;
+  Fiber* waiter = next_pinned();
+  Arrival a;
+  a.then = Arrival::Then::park_pinned;
+  a.left = current_;
+  resume_here(switch_to(*this, waiter, a));
+  return true;
+}
+
 void ContinuationEngine::resume_from_help(const std::byte* slot) {
   int exposer = -1;
   Fiber* target = continuation_of(slot, &exposer);
@@ -320,11 +338,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     }
   }
   backoff_.pause();
-  if (!pinned_.empty()) {  // no work here: let a pinned waiter look at what it waits for
-    Fiber* waiter = pinned_.back();
-    pinned_.pop_back();
-    return go_to(waiter);
-  }
+  if (!pinned_.empty()) return go_to(next_pinned());  // no work here: let a pinned waiter look at what it waits for
   return {};
 }
 

@@ -18,7 +18,10 @@
 //  * Pinned waits: a context whose code must stay on this worker — the
 //    native stack, or a fiber with a help loop below (Worker member code) —
 //    waits by giving the worker to a scheduler-loop fiber; the loop resumes
-//    it when it finds no work, and it re-checks what it waits for.
+//    it when it finds no work, and it re-checks what it waits for. A fiber
+//    that helps in place (its wait could not suspend) likewise hands the
+//    worker to a pinned waiter after each round without work: what it
+//    waits for may be behind one. Waiters take turns, oldest first.
 // The scheduler loop runs at the bottom of a fiber: pop, steal, run tasks
 // on this fiber; to resume a continuation or a pinned context it returns to
 // the fiber's entry function, which switches there and so parks this fiber
@@ -94,6 +97,10 @@ class ContinuationEngine {
   // A help loop popped or stole a continuation slot: resume it; the helper
   // waits pinned meanwhile.
   void resume_from_help(const std::byte* slot);
+  // A help loop found no work: give the worker to the oldest pinned waiter
+  // (this context waits pinned meanwhile) so it re-checks what it waits
+  // for — what this loop waits for may be behind it. False if none waits.
+  bool yield_to_pinned();
 
   bool on_fiber() const noexcept { return current_ != nullptr; }
 
@@ -134,6 +141,7 @@ class ContinuationEngine {
   Next step(Fiber* self);
   Next go_to(Fiber* target);
   Fiber* fresh_fiber(int level);
+  Fiber* next_pinned();  // takes the oldest pinned waiter off the list
   void make_runnable(Fiber* fiber);
   static void write_continuation(std::byte* slot, Fiber* fiber, int exposer) noexcept;
   static Fiber* continuation_of(const std::byte* slot, int* exposer) noexcept;
@@ -143,7 +151,7 @@ class ContinuationEngine {
   Fiber* current_ = nullptr;          // the running fiber; nullptr: the native stack
   platform::Context native_;          // this worker's own stack
   StackState native_state_;           // its stack state while a fiber runs
-  std::vector<Fiber*> pinned_;        // contexts waiting pinned (nullptr: the native stack), newest last
+  std::vector<Fiber*> pinned_;        // contexts waiting pinned (nullptr: the native stack), oldest first
   std::vector<Fiber*> ready_;         // woken fibers that did not fit the deque
   platform::Backoff backoff_;         // the loop's, kept across loop fibers
   std::int64_t searching_since_ = 0;  // the loop's idle time, for WorkerStats::time_search_s

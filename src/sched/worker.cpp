@@ -712,6 +712,10 @@ void Worker::help_until(Done&& done) {
       }
     }
     backoff.pause();
+    // A context parked pinned on this worker (a help loop that met a
+    // stolen continuation, or the native stack) may hold what this wait
+    // needs; only this worker can resume it, so take turns.
+    if (conts_ != nullptr) conts_->yield_to_pinned();
   }
   if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
   searching_ = was_searching;

@@ -12,7 +12,8 @@
 //  * deep recursion: a chain of children tens of thousands deep, and one
 //    deeper than the fiber stack, which fails with an error (work-first) or
 //    falls back to help-first (adaptive);
-//  * per-finish policies, and the error when a run has no continuations.
+//  * per-finish policies, and the error when a run has no continuations;
+//  * a handle wait behind a context parked pinned on the same worker.
 #include <gtest/gtest.h>
 
 #include <pthread.h>
@@ -92,6 +93,90 @@ TEST(Continuations, StolenWhileTheChildStillRuns) {
     EXPECT_GE(t.continuations_stolen, 1u);
     EXPECT_EQ(t.tasks_executed, 2u);
   }
+}
+
+// ---------------------------------------------------------------- a waiter above a pinned one
+
+// A handle wait helps in place (it does not suspend); when a help loop
+// meets a continuation it resumes it and waits pinned to the worker. Here
+// the resumed parent then waits, in place, for a task on the pinned stack:
+// the worker must hand itself back to the pinned context once what that
+// waits for is done. The order is forced (the other worker is kept busy by
+// the outer task's stolen continuation; help loops pop the newest slot):
+//   parent: queue Q; spawn A (work-first: A runs, the parent's continuation
+//           K is exposed above Q)
+//   A:      queue S; wait(S) -> runs S in place
+//   S:      wait(Q) -> pops K, resumes the parent; A's stack waits pinned
+//   parent: wait(S) -> runs Q; S can finish only on the pinned stack.
+// (Found by the MPI soak, which hung here.)
+struct PinnedWaiter {
+  heist::TaskHandle q, s;
+  std::atomic<bool> other_busy{false};
+  std::atomic<int> q_runs{0}, s_runs{0}, a_runs{0}, parent_runs{0};
+  std::atomic<bool> outer_gave_up{false};
+};
+PinnedWaiter* g_pw = nullptr;
+
+void pinned_q(const int&) { g_pw->q_runs.fetch_add(1); }
+const auto pinned_q_task = heist::register_task<pinned_q>("test_continuations.pinned_q");
+
+void pinned_s(const int&) {
+  heist::wait(g_pw->q);  // help loop: pops the parent's continuation first and resumes it
+  g_pw->s_runs.fetch_add(1);
+}
+const auto pinned_s_task = heist::register_task<pinned_s>("test_continuations.pinned_s");
+
+void pinned_a(const int&) {
+  g_pw->s = heist::spawn_handle(pinned_s_task, 0);
+  heist::wait(g_pw->s);  // runs S in place
+  g_pw->a_runs.fetch_add(1);
+}
+const auto pinned_a_task = heist::register_task<pinned_a>("test_continuations.pinned_a");
+
+void pinned_parent(const int&) {
+  while (!g_pw->other_busy.load(std::memory_order_acquire)) std::this_thread::yield();
+  g_pw->q = heist::spawn_handle(pinned_q_task, 0);  // a handle's task is always queued
+  heist::spawn(pinned_a_task, 0);                    // work-first: A runs first, this continuation is exposed
+  heist::wait(g_pw->s);                              // S is on A's stack, pinned below us
+  g_pw->parent_runs.fetch_add(1);
+}
+const auto pinned_parent_task = heist::register_task<pinned_parent>("test_continuations.pinned_parent");
+
+void outer(const int&) {
+  heist::spawn(pinned_parent_task, 0);  // runs here first; this continuation goes to the other worker
+  g_pw->other_busy.store(true, std::memory_order_release);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (g_pw->parent_runs.load() == 0) {  // keep this worker out of the way meanwhile
+    if (std::chrono::steady_clock::now() > deadline) {
+      g_pw->outer_gave_up.store(true);
+      break;
+    }
+    std::this_thread::yield();
+  }
+  heist::wait();
+}
+const auto outer_task = heist::register_task<outer>("test_continuations.outer");
+
+TEST(Continuations, WaiterAbovePinnedStackLetsItFinish) {
+  heist::Options o = wf_options(2);
+  o.expose_depth = 1 << 20;
+  heist::Runtime rt(o);
+  constexpr int kRounds = 20;
+  for (int round = 0; round < kRounds; ++round) {
+    PinnedWaiter pw;
+    g_pw = &pw;
+    heist::finish([] { heist::async(outer_task, 0); });  // before the fix: a hang here
+    EXPECT_FALSE(pw.outer_gave_up.load());
+    EXPECT_EQ(pw.q_runs.load(), 1);
+    EXPECT_EQ(pw.s_runs.load(), 1);
+    EXPECT_EQ(pw.a_runs.load(), 1);
+    EXPECT_EQ(pw.parent_runs.load(), 1);
+    g_pw = nullptr;
+  }
+  const heist::WorkerStats t = rt.stats().total();
+  EXPECT_EQ(t.tasks_executed, 5u * kRounds);
+  EXPECT_GE(t.continuations_exposed, 2u * kRounds);  // the outer task's and the parent's, each round
+  EXPECT_GE(t.continuations_stolen, 1u * kRounds);   // the outer one, by the other worker
 }
 
 // ---------------------------------------------------------------- exactly once
