@@ -157,8 +157,13 @@ def seed000(runner, out):
 # core, steal-half queues. UTS with T1L standing in for T1WL (2.7e11 nodes),
 # BPC as configured there but with a depth of 200 (a producer makes 8192
 # consumers of 5 ms, producers take 1 ms). Latencies: seed 000's defaults.
+# Scioto puts every task it creates into its queue: no lazy task creation,
+# so `--queue-demand off` (the default's queue-on-demand is not Scioto's, and
+# its failed steals make a 2,112-process UTS run take over 6 CPU minutes
+# (stopped) instead of 24 s: docs/results/sim-performance.md).
+SCIOTO_SPAWN = ["--queue-demand", "off"]
 LOTUS = ["--cores-per-socket", "24", "--sockets", "2", "--ranks-per-node", "48", "--backoff", "none",
-         "--victim", "random", "--chunk", "half"]
+         "--victim", "random", "--chunk", "half", *SCIOTO_SPAWN]
 SEED001_NODES = [1, 2, 4, 8, 16, 32, 44]
 NODES = {}  # --nodes: overrides the lists above
 
@@ -169,7 +174,7 @@ def seed001(runner, out):
             ("BPC", ["bpc", "--depth", "200", "--consumers", "8192", "--consumer-us", "5000", "--producer-us", "1000"],
              ["--task-ns", "200,300"])]
     for name, app, cost in apps:
-        t1 = one_worker(runner, app, cost)
+        t1 = one_worker(runner, app, cost, SCIOTO_SPAWN)
         for nodes in NODES.get("seed001", SEED001_NODES):
             for protocol in ("sdc", "sws"):
                 r = runner.sim([*app, *cost, *LOTUS, "--nodes", str(nodes), "--protocol", protocol])
