@@ -154,25 +154,30 @@ bool check_nodes(const heist::RunStats& stats, int ranks, int nodes) {
   return ok;
 }
 
+// Runs one tree as a root task (from rank 0) and checks it: exactly once by
+// node id on every rank, and the root's value on rank 0.
+bool run_root_tree(heist::Runtime& rt, const Node& root, const char* what) {
+  Expected e;
+  const std::uint64_t want = expect(root, e);
+  std::uint64_t got = 0;
+  rt.root([&] {
+    heist::spawn(visit_task, root, &got);
+    heist::wait();
+  });
+  bool ok = combine_and_check(rt, e, what);
+  if (rt.rank() == 0 && got != want) {
+    std::printf("%s: root value %llu, expected %llu\n", what, static_cast<unsigned long long>(got),
+                static_cast<unsigned long long>(want));
+    ok = false;
+  }
+  return ok;
+}
+
 int run_tree(Settings& s) {
   heist::Runtime rt(s.options);
   bool ok = true;
-  for (int t = 0; t < s.trees; ++t) {
-    const Node root{mix(1000 + static_cast<std::uint64_t>(t)), 0, s.depth, s.spin};
-    Expected e;
-    const std::uint64_t want = expect(root, e);
-    std::uint64_t got = 0;
-    rt.root([&] {
-      heist::spawn(visit_task, root, &got);
-      heist::wait();
-    });
-    ok = combine_and_check(rt, e, "tree") && ok;
-    if (rt.rank() == 0 && got != want) {
-      std::printf("tree: root value %llu, expected %llu\n", static_cast<unsigned long long>(got),
-                  static_cast<unsigned long long>(want));
-      ok = false;
-    }
-  }
+  for (int t = 0; t < s.trees; ++t)
+    ok = run_root_tree(rt, Node{mix(1000 + static_cast<std::uint64_t>(t)), 0, s.depth, s.spin}, "tree") && ok;
   const heist::RunStats stats = rt.stats();
   if (rt.rank() == 0) {
     const heist::WorkerStats total = stats.total();
@@ -273,22 +278,10 @@ int run_matrix(Settings& s, const Matrix& m) {
             heist::Runtime rt(o);
             rank = rt.rank();
             const Node root{mix(1000 + n++ % 3), 0, s.depth, s.spin};  // the tree subcommand's roots
-            Expected e;
-            const std::uint64_t want = expect(root, e);
-            std::uint64_t got = 0;
-            rt.root([&] {
-              heist::spawn(visit_task, root, &got);
-              heist::wait();
-            });
             const std::string what = victim + " x " + chunk + " x " + protocol + " x " + balance + " x " + remote;
-            ok = combine_and_check(rt, e, what.c_str()) && ok;
+            ok = run_root_tree(rt, root, what.c_str()) && ok;
             const heist::RunStats stats = rt.stats();
             if (rank != 0) continue;
-            if (got != want) {
-              std::printf("%s: root value %llu, expected %llu\n", what.c_str(), static_cast<unsigned long long>(got),
-                          static_cast<unsigned long long>(want));
-              ok = false;
-            }
             ok = check_levels(stats.total(), victim, what) && ok;
           }
   return rank == 0 && !ok ? 1 : 0;
