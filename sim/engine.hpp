@@ -8,8 +8,8 @@
 //    semantics (sim/sim_deque.hpp), and the runtime's victim and chunk policy
 //    objects (policy/);
 //  * between processes, each rank's public queue is a SimWindow driven by the
-//    runtime's pure SWS/SDC state machines (src/dist/*_state.hpp); the owner
-//    side follows Distributor::poll/release_from/steal (src/dist/distributor.cpp).
+//    runtime's pure SWS/SDC state machines (src/rma/*_state.hpp); the owner
+//    side follows Distributor::poll/release_from/steal (src/rma/distributor.cpp).
 // Time: a task costs TaskCosts (calibrated); one communication costs the
 // machine's latency for the distance (plus bytes / bandwidth); an idle
 // worker backs off like platform::Backoff (or not, --backoff none).
@@ -133,8 +133,8 @@ class Engine {
     int target = -1;           // victim worker (thread claim) or rank (remote)
     Hop hop = Hop::self;
     bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
-    std::optional<dist::SwsSteal> sws;
-    std::optional<dist::SdcSteal> sdc;
+    std::optional<rma::SwsSteal> sws;
+    std::optional<rma::SdcSteal> sdc;
     int polls = 0;
     std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
     std::vector<Task> incoming;             // claimed tasks on their way
@@ -169,7 +169,7 @@ class Engine {
     std::uint64_t seq;
     int rank;  // where it lands
     int from;  // request: the requesting rank
-    std::variant<dist::SwsSteal, dist::SdcSteal, int> what;  // int: a request (-1) or a Mail index
+    std::variant<rma::SwsSteal, rma::SdcSteal, int> what;  // int: a request (-1) or a Mail index
     friend bool operator>(const Message& a, const Message& b) noexcept {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
@@ -244,7 +244,7 @@ class Engine {
     const int first = machine_.first_worker(rank);
     for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
   }
-  void post(double time, int rank, int from, std::variant<dist::SwsSteal, dist::SdcSteal, int> what) {
+  void post(double time, int rank, int from, std::variant<rma::SwsSteal, rma::SdcSteal, int> what) {
     messages_.push({time, message_seq_++, rank, from, std::move(what)});
   }
   StealCounts& counts(policy::Level level, bool remote) {

@@ -1,5 +1,5 @@
 // Engine<W>, what moves between processes besides one-sided steals, as the
-// runtime does it (src/dist/distributor_locality.cpp, task_mailbox.hpp):
+// runtime does it (src/rma/distributor_locality.cpp, task_mailbox.hpp):
 //  * boards: each node's first rank holds every rank's published load;
 //    publishing writes (and flushes) it on every node's board, reading one's
 //    own node's board is one round trip;
@@ -171,10 +171,10 @@ template <class W>
 void Engine<W>::deliver(Message& m) {
   advance_rank(m.rank, m.time);
   Process& proc = procs_[static_cast<std::size_t>(m.rank)];
-  if (auto* sws = std::get_if<dist::SwsSteal>(&m.what)) {
-    dist::sws_apply(*sws, proc.window.stealval, proc.window.completed);
-  } else if (auto* sdc = std::get_if<dist::SdcSteal>(&m.what)) {
-    dist::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
+  if (auto* sws = std::get_if<rma::SwsSteal>(&m.what)) {
+    rma::sws_apply(*sws, proc.window.stealval, proc.window.completed);
+  } else if (auto* sdc = std::get_if<rma::SdcSteal>(&m.what)) {
+    rma::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
   } else if (const int index = std::get<int>(m.what); index < 0) {
     ++proc.pending[m.from];  // a success-only request
   } else {

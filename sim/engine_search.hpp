@@ -54,7 +54,7 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   w.incoming.clear();
   ++counts(w.choice.level, true).attempts;
   if (cfg_.options.protocol == StealProtocolKind::sws) {
-    w.sws.emplace(w.empty_targets.count(rank) != 0 ? dist::sws::TargetMode::empty : dist::sws::TargetMode::full);
+    w.sws.emplace(w.empty_targets.count(rank) != 0 ? rma::sws::TargetMode::empty : rma::sws::TargetMode::full);
   } else {
     w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
     w.polls = 0;
@@ -110,25 +110,25 @@ void Engine<W>::apply_remote_op(Worker& w, double t) {
 
 template <class W>
 void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
-  dist::SwsSteal& s = *w.sws;
-  const dist::SwsSteal::Step step = s.step();
-  if (step == dist::SwsSteal::Step::copy) {  // the get reads the claimed block now
-    const dist::sws::Claim& c = s.claim();
+  rma::SwsSteal& s = *w.sws;
+  const rma::SwsSteal::Step step = s.step();
+  if (step == rma::SwsSteal::Step::copy) {  // the get reads the claimed block now
+    const rma::sws::Claim& c = s.claim();
     for (std::uint32_t j = 0; j < c.block.count; ++j)
       w.incoming.push_back(win.ring.read_slot(std::uint64_t{c.start} + c.block.offset + j, win.slots()));
   }
-  dist::sws_apply(s, win.stealval, win.completed);
-  if (step == dist::SwsSteal::Step::fetch_add) {  // damping: the target's mode for the next attempt
-    if (s.mode() == dist::sws::TargetMode::empty) w.empty_targets.insert(w.target);
+  rma::sws_apply(s, win.stealval, win.completed);
+  if (step == rma::SwsSteal::Step::fetch_add) {  // damping: the target's mode for the next attempt
+    if (s.mode() == rma::sws::TargetMode::empty) w.empty_targets.insert(w.target);
     else w.empty_targets.erase(w.target);
   }
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
-    case dist::SwsSteal::Step::fetch_add:  // the probe showed a block
-    case dist::SwsSteal::Step::copy:       // the fetch-and-add claimed one
+    case rma::SwsSteal::Step::fetch_add:  // the probe showed a block
+    case rma::SwsSteal::Step::copy:       // the fetch-and-add claimed one
       issue_remote_op(w, back);
       return;
-    case dist::SwsSteal::Step::complete: {
+    case rma::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
       StealCounts& c = counts(w.choice.level, true);
@@ -153,26 +153,26 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
 
 template <class W>
 void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
-  dist::SdcSteal& s = *w.sdc;
-  if (s.step() == dist::SdcSteal::Step::copy)  // the get reads the claimed tasks now
+  rma::SdcSteal& s = *w.sdc;
+  if (s.step() == rma::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
-  dist::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
+  rma::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
     return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
-    case dist::SdcSteal::Step::poll:  // the lock is busy: look without it, within a budget
-      if (++w.polls > dist::kSdcLockPolls) break;
+    case rma::SdcSteal::Step::poll:  // the lock is busy: look without it, within a budget
+      if (++w.polls > rma::kSdcLockPolls) break;
       issue_remote_op(w, back);
       return;
-    case dist::SdcSteal::Step::lock:
-    case dist::SdcSteal::Step::read_meta:
-    case dist::SdcSteal::Step::put_tail:
-    case dist::SdcSteal::Step::unlock:
-    case dist::SdcSteal::Step::copy:
+    case rma::SdcSteal::Step::lock:
+    case rma::SdcSteal::Step::read_meta:
+    case rma::SdcSteal::Step::put_tail:
+    case rma::SdcSteal::Step::unlock:
+    case rma::SdcSteal::Step::copy:
       issue_remote_op(w, back);
       return;
-    case dist::SdcSteal::Step::complete: {
+    case rma::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
       StealCounts& c = counts(w.choice.level, true);

@@ -1,5 +1,5 @@
 // Engine<W>, owner side of a process: Distributor::poll, release_from and
-// reclaim (src/dist/distributor.cpp), at the polling worker's clock. A poll
+// reclaim (src/rma/distributor.cpp), at the polling worker's clock. A poll
 // drains the mailbox (success-only answers, pushes), records the worker's
 // load, publishes the process's load and serves requests (success-only),
 // pushes (push), and refills the public queue when it ran dry. Included by

@@ -1,9 +1,9 @@
 // SimWindow: one simulated process's public task queue — the MPI window of
-// the runtime (src/dist/) as plain words — driven by the runtime's own pure
+// the runtime (src/rma/) as plain words — driven by the runtime's own pure
 // protocol state machines: SwsOwnerState / SwsSteal / sws_apply
-// (src/dist/completion_epochs.hpp, sws_stealval.hpp) and SdcOwnerState /
-// SdcSteal / sdc_apply (src/dist/sdc_queue_state.hpp). The owner-side
-// operations below follow SwsQueue and SdcQueue (src/dist/sws_queue.cpp,
+// (src/rma/sws_state_machines.hpp, sws_stealval.hpp) and SdcOwnerState /
+// SdcSteal / sdc_apply (src/rma/sdc_queue_state.hpp). The owner-side
+// operations below follow SwsQueue and SdcQueue (src/rma/sws_queue.cpp,
 // sdc_queue.cpp) call for call, counting the blocking operations each does on
 // its own window so the engine can charge latency(self) for them; the thief
 // side is the engine's (one event per communication).
@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
-#include "dist/completion_epochs.hpp"
-#include "dist/sdc_queue_state.hpp"
+#include "rma/sws_state_machines.hpp"
+#include "rma/sdc_queue_state.hpp"
 #include "heist/options.hpp"
 #include "sim/logical_ring.hpp"
 
@@ -49,8 +49,8 @@ class SimWindow {
       }
       ++ops.blocking;
       sws_->observe(stealval);
-      const dist::sws::Stealval v = dist::sws::unpack(stealval);
-      asked_ = v.enabled() ? v.attempts > dist::sws::max_steals(v.offered) : v.attempts > 0;
+      const rma::sws::Stealval v = rma::sws::unpack(stealval);
+      asked_ = v.enabled() ? v.attempts > rma::sws::max_steals(v.offered) : v.attempts > 0;
       return sws_->exhausted() || sws_->disabled();
     }
     ops.blocking += 2;  // itail, then tail
@@ -70,7 +70,7 @@ class SimWindow {
       if (!sws_->exhausted() && !sws_->disabled()) return 0;
       const std::uint64_t free_slots = sws_->ring_tail() + sws_->ring_slots() - sws_->split();
       return static_cast<std::uint32_t>(
-          std::min<std::uint64_t>({free_slots, dist::sws::kMaxOffered, sws_->ring_slots()}));
+          std::min<std::uint64_t>({free_slots, rma::sws::kMaxOffered, sws_->ring_slots()}));
     }
     return static_cast<std::uint32_t>(
         std::min<std::uint64_t>(sdc_->vtail() + slots_ - sdc_->head(), std::uint64_t{1} << 20));
@@ -86,7 +86,7 @@ class SimWindow {
       const std::uint64_t fetched = stealval;
       stealval += addend;
       ops.blocking += 2;  // flush of the puts, fetch-and-add
-      const dist::TaskRange skipped = sws_->on_released(fetched);
+      const rma::TaskRange skipped = sws_->on_released(fetched);
       for (std::uint64_t i = skipped.begin; i < skipped.end; ++i) returned.push_back(ring.read(i));
       sync_ring();
       return;
@@ -105,7 +105,7 @@ class SimWindow {
       const std::uint64_t fetched = stealval;
       stealval += addend;
       ++ops.blocking;
-      const dist::AcquireResult r = sws_->on_disabled(fetched);
+      const rma::AcquireResult r = sws_->on_disabled(fetched);
       for (std::uint64_t i = r.reclaimed.begin; i < r.reclaimed.end; ++i) out.push_back(ring.read(i));
       sync_ring();
       return static_cast<std::uint32_t>(r.reclaimed.size());
@@ -132,8 +132,8 @@ class SimWindow {
 
   // ---- the window's words, which thieves' operations read and change ----
   std::uint64_t stealval = 0;                          // SWS
-  std::uint64_t completed[dist::sws::kEpochs] = {0, 0};  // SWS completion arrays (cumulative)
-  dist::SdcWindowWords sdc;                            // SDC
+  std::uint64_t completed[rma::sws::kEpochs] = {0, 0};  // SWS completion arrays (cumulative)
+  rma::SdcWindowWords sdc;                            // SDC
   LogicalRing<Task> ring;                              // task slots by logical index
 
   // SDC lock holder ids: thieves use worker + 1; the owner this.
@@ -146,8 +146,8 @@ class SimWindow {
 
   StealProtocolKind kind_;
   std::uint32_t slots_;
-  std::optional<dist::SwsOwnerState> sws_;
-  std::optional<dist::SdcOwnerState> sdc_;
+  std::optional<rma::SwsOwnerState> sws_;
+  std::optional<rma::SdcOwnerState> sdc_;
   bool asked_ = false;
   std::uint64_t tail_seen_ = 0;  // SDC: the tail the owner last read
 };

@@ -2,7 +2,7 @@
 // empty task between two processes, SWS against SDC (seed 001 §5.1 Figure 6,
 // task sizes 24 and 192 bytes; seed 000 §5 Figure 4, payloads up to 64 KiB).
 // The protocol is the runtime option --protocol sdc|sws; the bench itself is
-// dist::run_steal_bench (src/dist/steal_bench.hpp: rank 0 the victim, rank 1
+// rma::run_steal_bench (src/rma/steal_bench.hpp: rank 0 the victim, rank 1
 // the thief, its own window and queue). result = mean seconds per successful
 // steal, which the bench runner also reports as time_s (reported_time());
 // verify() checks the communications counted inside the timed steals against
@@ -16,7 +16,7 @@
 #include "common/app.hpp"
 
 #ifdef HEIST_WITH_MPI
-#include "dist/steal_bench.hpp"
+#include "rma/steal_bench.hpp"
 #endif
 
 namespace heist::apps::stealbench {
@@ -61,14 +61,14 @@ class StealbenchApp final : public App {
 #ifdef HEIST_WITH_MPI
     if (runtime.ranks() < 2) throw std::invalid_argument(kNeedsMpi);
     const Options& o = runtime.options();
-    dist::StealBenchConfig config;
+    rma::StealBenchConfig config;
     config.protocol = o.protocol;
     config.payload = static_cast<std::size_t>(payload_);
     config.steals = steals_;
     config.warmup = warmup_;
     config.sws_empty_threshold = static_cast<std::uint32_t>(o.sws_empty_threshold);
     config.busy_victim = busy_victim_;
-    const dist::StealBenchResult r = dist::run_steal_bench(dist::MpiSession::get(o), config);
+    const rma::StealBenchResult r = rma::run_steal_bench(rma::MpiSession::get(o), config);
     protocol_ = to_string(o.protocol);
     RunOutput out;
     out.result = r.mean_s;

@@ -47,7 +47,7 @@ namespace heist {
 namespace sched {
 class Scheduler;
 }
-namespace dist {
+namespace rma {
 class Distributor;
 }
 
@@ -105,7 +105,7 @@ class Runtime {
   void run_region_impl(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   std::unique_ptr<sched::Scheduler> scheduler_;
-  std::unique_ptr<dist::Distributor> distributor_;
+  std::unique_ptr<rma::Distributor> distributor_;
 };
 
 // Index of the calling worker in [0, num_workers()), -1 outside the runtime.

@@ -5,11 +5,11 @@
 
 #include "heist/heist.hpp"
 #ifdef HEIST_WITH_MPI
-#include "dist/distributor.hpp"
+#include "rma/distributor.hpp"
 #else
-namespace heist::dist {
+namespace heist::rma {
 class Distributor {};  // built without MPI: Runtime::distributor_ stays null
-}  // namespace heist::dist
+}  // namespace heist::rma
 #endif
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
@@ -43,10 +43,10 @@ Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Sc
   g_scheduler = scheduler_.get();
   try {
 #ifdef HEIST_WITH_MPI
-    if (dist::wants_mpi(scheduler_->options())) {
-      dist::MpiSession& session = dist::MpiSession::get(scheduler_->options());
+    if (rma::wants_mpi(scheduler_->options())) {
+      rma::MpiSession& session = rma::MpiSession::get(scheduler_->options());
       if (session.size() > 1) {
-        distributor_ = std::make_unique<dist::Distributor>(session, *scheduler_);
+        distributor_ = std::make_unique<rma::Distributor>(session, *scheduler_);
         scheduler_->attach_remote(distributor_.get(), session.rank());
       }
     }

@@ -3,7 +3,7 @@
 //
 //   worker ⊂ cache ⊂ numa ⊂ socket ⊂ process ⊂ node ⊂ machine
 //
-// Pure data: no hwloc, no MPI. Discovery (platform/, dist/) and the simulator
+// Pure data: no hwloc, no MPI. Discovery (platform/, rma/) and the simulator
 // only *produce* a Topology; the runtime and the simulator then ask it the
 // same questions. A level that partitions the places exactly like the level
 // below it (e.g. no cache groups were found, or one process per node) is

@@ -1,4 +1,4 @@
-// RemoteWork: what a worker asks of the layer above it (dist/) when tasks
+// RemoteWork: what a worker asks of the layer above it (rma/) when tasks
 // may move between processes. The scheduler knows nothing of MPI: it calls
 // these hooks, and a process without MPI has none (Scheduler::remote() is
 // null), so the one-process paths pay one pointer test.

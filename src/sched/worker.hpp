@@ -69,7 +69,7 @@ class Worker : public detail::WorkerCore {
   // task pool every worker and rank draws from (Runtime::pool).
   void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
 
-  // ---- for dist/ (RemoteWork implementations) ----
+  // ---- for rma/ (RemoteWork implementations) ----
   std::size_t queued() const noexcept { return deque_.size(); }
   // Moves up to `max` of the oldest queued tasks that may leave the process
   // (registered, not local-only, output <= max_output) to `out`, stride bytes

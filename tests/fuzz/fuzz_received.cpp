@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as what a rank receives from another
 // rank, fed to the checks and state machines that act on it
-// (src/dist/received_checks.hpp, sws_stealval.hpp, completion_epochs.hpp,
+// (src/rma/received_checks.hpp, sws_stealval.hpp, sws_state_machines.hpp,
 // sdc_queue_state.hpp). Built with clang -fsanitize=fuzzer,address,undefined
 // (tests/fuzz/CMakeLists.txt), so any out-of-bounds access or undefined
 // behaviour is a crash, and so is every property below that fails (abort()).
@@ -24,15 +24,15 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dist/completion_epochs.hpp"
-#include "dist/received_checks.hpp"
-#include "dist/sdc_queue_state.hpp"
-#include "dist/sws_stealval.hpp"
+#include "rma/sws_state_machines.hpp"
+#include "rma/received_checks.hpp"
+#include "rma/sdc_queue_state.hpp"
+#include "rma/sws_stealval.hpp"
 #include "task/task_slot.hpp"
 
 namespace {
 
-using namespace heist::dist;
+using namespace heist::rma;
 
 class Bytes {
  public:

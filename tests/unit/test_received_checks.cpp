@@ -1,4 +1,4 @@
-// Checks of data received from another rank (src/dist/received_checks.hpp):
+// Checks of data received from another rank (src/rma/received_checks.hpp):
 // each kind of corruption of a task descriptor, an inbox entry, a stealval
 // or SDC metadata is rejected with a message saying what is wrong, and what
 // the runtime itself produces is accepted.
@@ -8,19 +8,19 @@
 #include <string>
 #include <vector>
 
-#include "dist/received_checks.hpp"
-#include "dist/sws_stealval.hpp"
+#include "rma/received_checks.hpp"
+#include "rma/sws_stealval.hpp"
 #include "task/task_slot.hpp"
 
 namespace {
 
-using heist::dist::check_inbox_entry;
-using heist::dist::check_sdc_meta;
-using heist::dist::check_stealval;
-using heist::dist::check_task_descriptor;
-using heist::dist::InboxEntryHeader;
-using heist::dist::TaskShape;
-using heist::dist::TaskShapeSpan;
+using heist::rma::check_inbox_entry;
+using heist::rma::check_sdc_meta;
+using heist::rma::check_stealval;
+using heist::rma::check_task_descriptor;
+using heist::rma::InboxEntryHeader;
+using heist::rma::TaskShape;
+using heist::rma::TaskShapeSpan;
 using heist::task::GlobalRef;
 using heist::task::TaskHeader;
 
@@ -116,7 +116,7 @@ TEST(ReceivedChecks, InboxEntries) {
 }
 
 TEST(ReceivedChecks, StealvalMustDescribeTheVictimsRing) {
-  namespace sws = heist::dist::sws;
+  namespace sws = heist::rma::sws;
   EXPECT_EQ(check_stealval(0, 64), "");
   EXPECT_EQ(check_stealval(sws::pack({5, 1, 64, 63}), 64), "");
   EXPECT_EQ(check_stealval(sws::pack({0, 3, 10, 60}), 64), "");  // disabled: the owner's bits still describe the ring

@@ -1,4 +1,4 @@
-// Unit tests of the transport-independent steal protocols (src/dist/): the SWS
+// Unit tests of the transport-independent steal protocols (src/rma/): the SWS
 // stealval and its all-MPI_SUM addends, completion epochs and SwsSteal; the SDC
 // six-step steal. Windows are plain integers, interleavings enumerated or drawn
 // from a seeded RNG, and every task has an id that must be taken exactly once.
@@ -11,13 +11,13 @@
 #include <utility>
 #include <vector>
 
-#include "dist/completion_epochs.hpp"
-#include "dist/sdc_queue_state.hpp"
-#include "dist/sws_stealval.hpp"
+#include "rma/sws_state_machines.hpp"
+#include "rma/sdc_queue_state.hpp"
+#include "rma/sws_stealval.hpp"
 
 namespace {
 
-using namespace heist::dist;  // sws:: is heist::dist::sws
+using namespace heist::rma;  // sws:: is heist::rma::sws
 
 auto steal_half = [](std::uint64_t available) { return std::max<std::uint64_t>(1, available / 2); };
 

@@ -57,12 +57,12 @@
 #include <thread>
 #include <vector>
 
-#include "dist/completion_inbox.hpp"
-#include "dist/mpi_session.hpp"
-#include "dist/rma_window.hpp"
-#include "dist/steal_protocol.hpp"
-#include "dist/task_mailbox.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/completion_inbox.hpp"
+#include "rma/mpi_session.hpp"
+#include "rma/rma_window.hpp"
+#include "rma/steal_protocol.hpp"
+#include "rma/task_mailbox.hpp"
+#include "rma/window_layout.hpp"
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
 #include "platform/rng.hpp"
@@ -74,7 +74,7 @@ namespace heist::sched {
 class Scheduler;
 }
 
-namespace heist::dist {
+namespace heist::rma {
 
 class Distributor final : public sched::RemoteWork {
  public:
@@ -214,4 +214,4 @@ auto Distributor::or_abort(F&& f) noexcept -> decltype(f()) {
   }
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,4 +1,4 @@
-#include "dist/rma_window.hpp"
+#include "rma/rma_window.hpp"
 
 #include <sys/prctl.h>
 
@@ -9,10 +9,10 @@
 #include <thread>
 #include <utility>
 
-#include "dist/mpi_session.hpp"
+#include "rma/mpi_session.hpp"
 #include "platform/rng.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 // Holds the serialized-mode lock around one call and its flush.
 class RmaWindow::Guard {
@@ -194,4 +194,4 @@ void RmaWindow::poke_progress(MPI_Comm comm) {
   check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe (progress)");
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <vector>
 
-#include "dist/rma_window.hpp"
+#include "rma/rma_window.hpp"
 #include "policy/topology.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 class StealProtocol {
  public:
@@ -46,4 +46,4 @@ class StealProtocol {
                               CommCounters& c) = 0;
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

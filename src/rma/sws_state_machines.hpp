@@ -59,9 +59,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "dist/sws_stealval.hpp"
+#include "rma/sws_stealval.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 // Logical task indices [begin, end).
 struct TaskRange {
@@ -301,4 +301,4 @@ inline SwsSteal::Step sws_apply(SwsSteal& s, std::uint64_t& stealval, std::uint6
   return s.step();
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -32,10 +32,10 @@
 #include <mutex>
 #include <vector>
 
-#include "dist/rma_window.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/rma_window.hpp"
+#include "rma/window_layout.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 enum class MailKind : std::uint32_t { request = 1, push = 2 };
 
@@ -99,4 +99,4 @@ class TaskMailbox {
   std::vector<std::byte> slots_;    // the batch's task slots, back to back (under drain_mutex_)
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

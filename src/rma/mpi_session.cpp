@@ -1,4 +1,4 @@
-#include "dist/mpi_session.hpp"
+#include "rma/mpi_session.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 #include <memory>
 #include <mutex>
 
-namespace heist::dist {
+namespace heist::rma {
 
 std::string mpi_error_text(int rc) {
   char text[MPI_MAX_ERROR_STRING];
@@ -107,4 +107,4 @@ void MpiSession::finalize_at_exit() {
   MPI_Finalize();
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -54,7 +54,7 @@
 // block out twice. The r adds of that window survive the reset as "phantom"
 // attempts: the new offer starts at attempts r, so its blocks [0, r) are never
 // claimed; the owner learns r exactly from its fetch result and takes those
-// tasks back (completion_epochs.hpp). Damping keeps r, and the field, small.
+// tasks back (sws_state_machines.hpp). Damping keeps r, and the field, small.
 //
 // Steal damping (§4.3): a target is in full mode (thieves fetch-add at once)
 // or empty mode (thieves first read it with MPI_NO_OP and fetch-add only when
@@ -77,7 +77,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace heist::dist::sws {
+namespace heist::rma::sws {
 
 inline constexpr unsigned kAttemptsShift = 40;
 inline constexpr unsigned kAttemptsBits = 24;
@@ -236,4 +236,4 @@ constexpr std::uint64_t reset_attempts_addend(std::uint64_t read_word) noexcept 
   return std::uint64_t{0} - (std::uint64_t{attempts_of(read_word)} << kAttemptsShift);
 }
 
-}  // namespace heist::dist::sws
+}  // namespace heist::rma::sws

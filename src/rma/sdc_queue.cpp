@@ -1,15 +1,15 @@
-#include "dist/sdc_queue.hpp"
+#include "rma/sdc_queue.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "dist/mpi_session.hpp"
-#include "dist/received_checks.hpp"
+#include "rma/mpi_session.hpp"
+#include "rma/received_checks.hpp"
 
 #include "platform/cpu.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 SdcQueue::SdcQueue(RmaWindow& window, const WindowLayout& layout, int rank, ChunkSpec chunk)
     : win_(window),
@@ -128,4 +128,4 @@ std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::v
   }
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -50,10 +50,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "dist/mpi_session.hpp"
+#include "rma/mpi_session.hpp"
 #include "heist/options.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 struct StealBenchConfig {
   StealProtocolKind protocol = StealProtocolKind::sws;
@@ -89,4 +89,4 @@ StealBenchResult run_steal_bench(MpiSession& session, const StealBenchConfig& co
 // (48 + payload) rounded up to 16 bytes: the slot stride the bench uses.
 std::size_t steal_bench_stride(std::size_t payload) noexcept;
 
-}  // namespace heist::dist
+}  // namespace heist::rma

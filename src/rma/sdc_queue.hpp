@@ -14,13 +14,13 @@
 
 #include <vector>
 
-#include "dist/sdc_queue_state.hpp"
-#include "dist/steal_protocol.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/sdc_queue_state.hpp"
+#include "rma/steal_protocol.hpp"
+#include "rma/window_layout.hpp"
 #include "heist/options.hpp"
 #include "policy/chunk_policy.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 class SdcQueue final : public StealProtocol {
  public:
@@ -55,4 +55,4 @@ class SdcQueue final : public StealProtocol {
   bool asked_ = false;
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

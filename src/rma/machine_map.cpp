@@ -1,10 +1,10 @@
-#include "dist/machine_map.hpp"
+#include "rma/machine_map.hpp"
 
 #include <map>
 
-#include "dist/mpi_session.hpp"
+#include "rma/mpi_session.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 std::vector<int> node_of_ranks(MPI_Comm comm, int ranks_per_node) {
   int rank = 0, ranks = 0;
@@ -59,4 +59,4 @@ std::vector<sched::RankSites> gather_sites(MPI_Comm comm, const platform::Proces
   return out;
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,12 +1,12 @@
-#include "dist/task_mailbox.hpp"
+#include "rma/task_mailbox.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "dist/mpi_session.hpp"
+#include "rma/mpi_session.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 TaskMailbox::TaskMailbox(RmaWindow& window, const WindowLayout& layout, int rank)
     : win_(window), layout_(layout), rank_(rank) {}
@@ -76,4 +76,4 @@ std::uint32_t TaskMailbox::next_batch(CommCounters& c) {
   return n;
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

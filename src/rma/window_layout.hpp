@@ -28,7 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace heist::dist {
+namespace heist::rma {
 
 struct WindowLayout {
   static constexpr MPI_Aint kStealval = 0;
@@ -100,4 +100,4 @@ struct WindowLayout {
   MPI_Aint inbox_base() const noexcept { return ring_base() + static_cast<MPI_Aint>(ring_slots * stride); }
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

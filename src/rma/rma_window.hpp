@@ -34,7 +34,7 @@
 
 #include "heist/stats.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 // Counted per worker (and per progress thread); summed into WorkerStats.
 struct CommCounters {
@@ -105,4 +105,4 @@ class RmaWindow {
   std::int64_t far_delay_ns_ = 0;
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

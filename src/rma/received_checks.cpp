@@ -1,13 +1,13 @@
-#include "dist/received_checks.hpp"
+#include "rma/received_checks.hpp"
 
 #include <cstdio>
 #include <cstring>
 
-#include "dist/sws_stealval.hpp"
+#include "rma/sws_stealval.hpp"
 #include "task/global_ref.hpp"
 #include "task/task_slot.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 namespace {
 
@@ -82,4 +82,4 @@ std::string check_sdc_meta(std::uint64_t tail, std::uint64_t split, std::uint64_
   return {};
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -20,9 +20,9 @@
 #include <span>
 #include <string>
 
-#include "dist/inbox_entry.hpp"
+#include "rma/inbox_entry.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 // What the checks need to know of a registered task.
 struct TaskShape {
@@ -72,4 +72,4 @@ std::string check_stealval(std::uint64_t word, std::uint32_t ring_slots);
 // tail <= split and at most a ring's worth of public tasks.
 std::string check_sdc_meta(std::uint64_t tail, std::uint64_t split, std::uint64_t ring_slots);
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,12 +1,12 @@
-#include "dist/completion_inbox.hpp"
+#include "rma/completion_inbox.hpp"
 
 #include <algorithm>
 #include <cstring>
 
-#include "dist/mpi_session.hpp"
-#include "dist/received_checks.hpp"
+#include "rma/mpi_session.hpp"
+#include "rma/received_checks.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 CompletionInbox::CompletionInbox(RmaWindow& window, const WindowLayout& layout, int rank, int ranks)
     : win_(window),
@@ -55,4 +55,4 @@ void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHe
   win_.flush(target, c);
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

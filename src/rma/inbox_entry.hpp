@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-namespace heist::dist {
+namespace heist::rma {
 
 struct InboxEntryHeader {
   std::uint64_t completion;  // GlobalRef bits: the FinishScope to decrement
@@ -17,4 +17,4 @@ struct InboxEntryHeader {
 };
 static_assert(sizeof(InboxEntryHeader) == 32);
 
-}  // namespace heist::dist
+}  // namespace heist::rma

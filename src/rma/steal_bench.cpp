@@ -1,4 +1,4 @@
-#include "dist/steal_bench.hpp"
+#include "rma/steal_bench.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "dist/rma_window.hpp"
-#include "dist/sdc_queue.hpp"
-#include "dist/sws_queue.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/rma_window.hpp"
+#include "rma/sdc_queue.hpp"
+#include "rma/sws_queue.hpp"
+#include "rma/window_layout.hpp"
 #include "task/task_slot.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 namespace {
 
@@ -184,4 +184,4 @@ StealBenchResult run_steal_bench(MpiSession& session, const StealBenchConfig& co
   return result;  // the window is freed (collectively) on the way out
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -18,12 +18,12 @@
 #include <thread>
 #include <vector>
 
-#include "dist/distributor.hpp"
+#include "rma/distributor.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 void Distributor::setup_locality() {
   const Options& o = sched_.options();
@@ -193,4 +193,4 @@ void Distributor::drain_mailbox(sched::Worker& w, PerWorker& p) {
   });
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

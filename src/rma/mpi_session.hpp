@@ -21,7 +21,7 @@
 
 #include "heist/options.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 class DistError : public std::runtime_error {
  public:
@@ -76,4 +76,4 @@ class MpiSession {
 
 std::string thread_level_name(int level);
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -15,7 +15,7 @@
 #include "platform/hw_topology.hpp"
 #include "sched/placement.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 // node[r] for every rank r of comm.
 std::vector<int> node_of_ranks(MPI_Comm comm, int ranks_per_node);
@@ -23,4 +23,4 @@ std::vector<int> node_of_ranks(MPI_Comm comm, int ranks_per_node);
 std::vector<sched::RankSites> gather_sites(MPI_Comm comm, const platform::ProcessSites& mine,
                                            const std::vector<int>& nodes);
 
-}  // namespace heist::dist
+}  // namespace heist::rma

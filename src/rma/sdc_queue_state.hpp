@@ -35,7 +35,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-namespace heist::dist {
+namespace heist::rma {
 
 // The window words of one SDC queue (MPI_UINT64_T), read and written by any rank.
 struct SdcWindowWords {
@@ -223,4 +223,4 @@ class SdcOwnerState {
   std::uint64_t vtail_ = 0;
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,13 +1,13 @@
-#include "dist/sws_queue.hpp"
+#include "rma/sws_queue.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "dist/mpi_session.hpp"
-#include "dist/received_checks.hpp"
+#include "rma/mpi_session.hpp"
+#include "rma/received_checks.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 SwsQueue::SwsQueue(RmaWindow& window, const WindowLayout& layout, int rank, int ranks, int thieves,
                    std::uint32_t threshold)
@@ -104,4 +104,4 @@ std::uint32_t SwsQueue::steal(int victim, int thief, policy::Level, std::vector<
   return claim.block.count;
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,4 +1,4 @@
-#include "dist/distributor.hpp"
+#include "rma/distributor.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,16 +7,16 @@
 
 #include <unistd.h>
 
-#include "dist/machine_map.hpp"
-#include "dist/received_checks.hpp"
-#include "dist/sdc_queue.hpp"
-#include "dist/sws_queue.hpp"
+#include "rma/machine_map.hpp"
+#include "rma/received_checks.hpp"
+#include "rma/sdc_queue.hpp"
+#include "rma/sws_queue.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 namespace {
 
@@ -419,4 +419,4 @@ RunStats Distributor::gather(const RunStats& local) const {
   return rank_ == 0 ? all : local;
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma

@@ -1,5 +1,5 @@
 // SwsQueue: the SWS steal protocol (seed 001 §4) over an RmaWindow. The
-// protocol logic is SwsOwnerState / SwsSteal (completion_epochs.hpp, with
+// protocol logic is SwsOwnerState / SwsSteal (sws_state_machines.hpp, with
 // its invariants and the all-MPI_SUM argument); this file only performs
 // their steps as MPI calls:
 //   thief:  [probe: fetch NO_OP] -> fetch-add(stealval) -> get(block) + flush
@@ -16,11 +16,11 @@
 
 #include <vector>
 
-#include "dist/completion_epochs.hpp"
-#include "dist/steal_protocol.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/sws_state_machines.hpp"
+#include "rma/steal_protocol.hpp"
+#include "rma/window_layout.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 class SwsQueue final : public StealProtocol {
  public:
@@ -50,4 +50,4 @@ class SwsQueue final : public StealProtocol {
   std::vector<std::vector<sws::TargetMode>> modes_;  // [thief][victim], each row used by one thread
 };
 
-}  // namespace heist::dist
+}  // namespace heist::rma

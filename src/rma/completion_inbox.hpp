@@ -30,11 +30,11 @@
 #include <string_view>
 #include <vector>
 
-#include "dist/inbox_entry.hpp"
-#include "dist/rma_window.hpp"
-#include "dist/window_layout.hpp"
+#include "rma/inbox_entry.hpp"
+#include "rma/rma_window.hpp"
+#include "rma/window_layout.hpp"
 
-namespace heist::dist {
+namespace heist::rma {
 
 class CompletionInbox {
  public:
@@ -113,4 +113,4 @@ std::size_t CompletionInbox::drain(CommCounters& c, Apply&& apply) {
   return applied;
 }
 
-}  // namespace heist::dist
+}  // namespace heist::rma
