@@ -280,7 +280,7 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--sockets", s.machine.sockets, "sockets of a node")->capture_default_str();
   cmd->add_option("--nodes", s.machine.nodes, "nodes")->capture_default_str();
   cmd->add_option("--latency-us", s.latency,
-                  "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: seed 000 §5)");
+                  "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: HotSLAW §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
   cmd->add_option("--task-ns", s.task_ns, "given task cost: INLINE[,QUEUED] nanoseconds");
   cmd->add_option("--sequential-ns", s.sequential_ns, "given cost of one sequential-kernel node below a cutoff (ns)");

@@ -1,5 +1,5 @@
 /*
- * SWS steal protocol (seed 001 §4; src/rma/sws_stealval.hpp,
+ * SWS steal protocol (SWS §4; src/rma/sws_stealval.hpp,
  * src/rma/sws_state_machines.hpp): one owner and NTHIEVES thieves on one
  * queue, as a SPIN model. See models/README.md for what is checked.
  *

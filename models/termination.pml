@@ -1,6 +1,6 @@
 /*
  * Distributed termination of the SPMD task-pool mode (DESIGN.md layer 4,
- * "Termination"; seed 001 §2.1): R ranks each seed tasks, then all ranks run
+ * "Termination"; SWS §2.1): R ranks each seed tasks, then all ranks run
  * and steal until the global pool is empty. See models/README.md.
  *
  * Finish counting. Rank r's counter F[r] counts the outstanding tasks it

@@ -3,14 +3,14 @@
 //  * boards: each node's first rank holds every rank's published load;
 //    publishing writes (and flushes) it on every node's board, reading one's
 //    own node's board is one round trip;
-//  * success-only (seed 003): a thief whose walk inside its node is done reads
+//  * success-only (HabaneroUPC++): a thief whose walk inside its node is done reads
 //    its board, asks SuccessOnlyVictims::next_rank for a rank of another node
 //    that advertises work and has no request of this process queued, and
 //    posts a request there (one round trip); the victim serves one request
 //    per requesting rank at each poll, sending chunk(level) of its polling
 //    worker's queued tasks through the thief process's mailbox, and never
 //    declines: with nothing queued it asks its next spawn to queue;
-//  * push (Chameleon, seed 004): every --push-interval-us a polling worker
+//  * push (Chameleon, PGAS-WS): every --push-interval-us a polling worker
 //    publishes its process's load, reads the board, plans with plan_push and
 //    sends its share to the paired ranks' mailboxes;
 //  * the mailbox: a batch costs its sender four round trips (ticket

@@ -8,10 +8,10 @@
 // costs latency(hop), a transfer of B bytes B / bandwidth(hop) on top; hop is
 // the physical distance of the two cores (same socket, other socket of the
 // node, other node). Operations of a process on its own window cost
-// latency(self). Defaults (seed 000 §5, Figures 4 and 5, IBM iDataPlex, UPC):
+// latency(self). Defaults (HotSLAW §5, Figures 4 and 5, IBM iDataPlex, UPC):
 // an empty steal costs about 2 us inside a socket, 3.8 us across sockets and
 // 36 us across nodes; that steal is Scioto's lock-based one, i.e. our SDC
-// with 5 blocking round trips (seed 001 §3), so one round trip costs 1/5 of
+// with 5 blocking round trips (SWS §3), so one round trip costs 1/5 of
 // those: 0.4, 0.76 and 7.2 us. Bandwidths: Figure 5's large-transfer
 // plateau, inter-node (QDR InfiniBand) about 3 GB/s and intra-node 1.5x
 // that. latency(self), 0.1 us, is an MPI atomic on a process's own window

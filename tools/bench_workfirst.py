@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Work-first (continuation stealing) against help-first: the measurements of
-issue 9 and seed 002 §5.2.
+issue 9 and HelpFirst §5.2.
 
   /usr/bin/python3 tools/bench_workfirst.py --build build --repeat 7 --out docs/results [--only fib35,fig12,fig13,fig7]
 
@@ -9,12 +9,12 @@ issue 9 and seed 002 §5.2.
 Sections:
   fib35  fib(35) without cutoff: T1/Tseq for work-first, help-first and inline,
          and T1/T2 (the issue's targets); also the cost of exposing every spawn
-  fig12  seed 002 Figure 12: fib(40) with thresholds 5, 10, 15, 20 (calls with
+  fig12  HelpFirst Figure 12: fib(40) with thresholds 5, 10, 15, 20 (calls with
          n <= T are sequential: --cutoff T+1), work-first vs help-first, 2 workers
-  fig13  seed 002 Figure 13: spanning-tree throughput (MEdges/s) for graphs up
+  fig13  HelpFirst Figure 13: spanning-tree throughput (MEdges/s) for graphs up
          to 9M vertices, work-first vs help-first, 1 and 2 workers; a run that
          fails (work-first out of stack) is recorded with its message
-  fig7   seed 002 Figure 7: SOR speedup over the sequential version, P chunks
+  fig7   HelpFirst Figure 7: SOR speedup over the sequential version, P chunks
          per colour for P workers, under both policies
   depth  work-first, 2 workers, by --expose-depth (0: only on request) for
          fib(35), nqueens(13) and uts T1: the choice of the default
@@ -162,7 +162,7 @@ def plots(results, out):
         ax.set_xlabel("threshold T (calls with n <= T are sequential)")
         ax.set_ylabel("time (s), median, log scale")
         ax.set_yscale("log")
-        ax.set_title("fib(40), 2 workers (seed 002 Fig. 12)")
+        ax.set_title("fib(40), 2 workers (HelpFirst Fig. 12)")
         ax.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(out, "workfirst_fig12_fib.png"), dpi=120)
@@ -186,7 +186,7 @@ def plots(results, out):
         ax.set_xscale("log")
         ax.set_xlabel("vertices")
         ax.set_ylabel("MEdges/s")
-        ax.set_title("spanning tree throughput (seed 002 Fig. 13)")
+        ax.set_title("spanning tree throughput (HelpFirst Fig. 13)")
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(os.path.join(out, "workfirst_fig13_spantree.png"), dpi=120)
@@ -202,7 +202,7 @@ def plots(results, out):
         ax.set_xticks([1, 2])
         ax.set_xlabel("workers (P chunks per colour)")
         ax.set_ylabel("speedup over the sequential SOR")
-        ax.set_title("SOR (seed 002 Fig. 7)")
+        ax.set_title("SOR (HelpFirst Fig. 7)")
         ax.legend()
         fig.tight_layout()
         fig.savefig(os.path.join(out, "workfirst_fig7_sor.png"), dpi=120)

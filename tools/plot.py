@@ -4,11 +4,11 @@
   tools/plot.py speedup   CSV -o speedup.png     speedup over the sequential version vs workers (and ranks)
   tools/plot.py breakdown CSV -o breakdown.png   stacked work/search/steal/comm time per rank
   tools/plot.py policies  CSV -o policies.png    time per spawn policy, per app
-  tools/plot.py cutoff    CSV -o fig7.png        runtime bounded queue vs tree-depth cutoff (seed 000 Fig. 7)
+  tools/plot.py cutoff    CSV -o fig7.png        runtime bounded queue vs tree-depth cutoff (HotSLAW Fig. 7)
   tools/plot.py best      CSV -o fig8.png        unbounded vs bounded queue, each at its best cutoff (Fig. 8)
-  tools/plot.py queue     TRACE -o queue.png     queue length over time, per worker (seed 000 Fig. 6)
+  tools/plot.py queue     TRACE -o queue.png     queue length over time, per worker (HotSLAW Fig. 6)
   tools/plot.py timeline  TRACE -o trace.png     the trace's timeline: task spans, steals, queue lengths
-  tools/plot.py table1    CSV [-o table1.md]     seed 000 Table 1 as a Markdown table
+  tools/plot.py table1    CSV [-o table1.md]     HotSLAW Table 1 as a Markdown table
 
 Only verified rows are plotted; --label LABEL keeps one grid of a sweep.
 """
@@ -171,7 +171,7 @@ def plot_cutoff(df, out):
         ax.set_xlabel("depth of task queue (BoundedQ) / of task tree (TreeDepth)")
         ax.set_ylabel("time (s)")
         ax.legend(fontsize=8)
-    fig.suptitle("runtime bounded queue vs application tree-depth cutoff (seed 000 Fig. 7)", fontsize=10)
+    fig.suptitle("runtime bounded queue vs application tree-depth cutoff (HotSLAW Fig. 7)", fontsize=10)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
 
@@ -198,7 +198,7 @@ def plot_best(df, out):
     ax.axhline(0.5, ls=":", color="grey")
     ax.set_xlabel("")
     ax.set_xticklabels(best.index, rotation=20, ha="right", fontsize=7)
-    ax.set_title("each at its best tree-depth cutoff, 2 workers (seed 000 Fig. 8; dotted: ideal)", fontsize=9)
+    ax.set_title("each at its best tree-depth cutoff, 2 workers (HotSLAW Fig. 8; dotted: ideal)", fontsize=9)
     ax.legend(fontsize=7)
     ax.figure.tight_layout()
     ax.figure.savefig(out, dpi=110)

@@ -3,7 +3,7 @@
 folded into tools/plot.py as subcommands.
 
   tools/sim_plot.py sweep   CSV -o speedup.png   speedup and efficiency vs nodes (heist sim --sweep-nodes --csv)
-  tools/sim_plot.py seed000 CSV --out DIR        seed 000 Figures 10-13 (tools/sim_seeds.py seed000); tables on stdout
+  tools/sim_plot.py seed000 CSV --out DIR        HotSLAW Figures 10-13 (tools/sim_seeds.py seed000); tables on stdout
   tools/sim_plot.py seed001 CSV --out DIR        SDC vs SWS steal time, search time, runtime (seed001)
   tools/sim_plot.py seed003 CSV --out DIR        baseline vs SuccessOnly: inter-node failures, speedup (seed003)
 """
@@ -76,7 +76,7 @@ def seed000(args):
     ax.set_ylabel("speedup / Random's")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.15)
     ax.legend(loc="upper left", ncol=3, fontsize=8)
-    ax.set_title("seed 000 Figure 10 (simulated): victim selection, 256 cores")
+    ax.set_title("HotSLAW Figure 10 (simulated): victim selection, 256 cores")
     save(fig, os.path.join(args.out, "seed000-fig10.png"))
 
     # Figures 11 and 12: speedup vs chunk size, fixed and HCS.
@@ -92,7 +92,7 @@ def seed000(args):
         ax.set_xscale("log", base=2)
         ax.set_xlabel("chunk size")
         ax.set_ylabel("speedup over one worker")
-        ax.set_title(f"seed 000 Figure {fig_no} (simulated): {title}")
+        ax.set_title(f"HotSLAW Figure {fig_no} (simulated): {title}")
         ax.legend(fontsize=8)
         save(fig, os.path.join(args.out, f"seed000-fig{fig_no}.png"))
 
@@ -121,7 +121,7 @@ def seed000(args):
                 label=label)
     ax.set_xticks(range(len(apps)), apps)
     ax.set_ylabel("speedup over one worker")
-    ax.set_title("seed 000 Figure 13 (simulated): chunk selection, 256 cores")
+    ax.set_title("HotSLAW Figure 13 (simulated): chunk selection, 256 cores")
     ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
     ax.legend(fontsize=8, ncol=3, loc="upper right")
     save(fig, os.path.join(args.out, "seed000-fig13.png"))
@@ -153,7 +153,7 @@ def seed001(args):
             a.set_xlabel("processes")
             a.set_ylabel(label)
             a.legend()
-        fig.suptitle(f"seed 001 (simulated): {app}")
+        fig.suptitle(f"SWS (simulated): {app}")
         save(fig, os.path.join(args.out, f"seed001-{app.replace('(', '').replace(')', '').lower()}.png"))
 
 

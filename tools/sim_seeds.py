@@ -19,9 +19,9 @@ import subprocess
 import sys
 import time
 
-# ---------------------------------------------------------------- seed 000
+# ---------------------------------------------------------------- HotSLAW
 
-# Table 1 of seed 000 (8-core Nehalem): the workloads' tasks, their average
+# Table 1 of HotSLAW (8-core Nehalem): the workloads' tasks, their average
 # time and the task-creation overhead. The problem sizes reproduce its task
 # counts exactly: fib(30) = 2,692,537 tasks, nqueens(14) with the rows from 6
 # counted sequentially = 306,719 tasks, UTS T1L = 102,181,082 nodes.
@@ -36,12 +36,12 @@ SEED000_APPS = [
 NQUEENS14_TASKS = 306_719
 NQUEENS14_SEQUENTIAL_NODES = 27_293_318  # count_sequential calls of all row-6 tasks of nqueens(14)
 
-# HotSLAW on Carver (seed 000 §4-5): nodes of 2 sockets x 4 cores, 32 nodes;
+# HotSLAW on Carver (HotSLAW §4-5): nodes of 2 sockets x 4 cores, 32 nodes;
 # UPC threads with a lock-based steal; bounded queues of 40, no tree-depth
 # cutoff; threads do not back off. heist runs it as one process per node of 8
 # threads (so HVS sees socket, node and machine levels, as HotSLAW's default
 # hierarchy) and SDC between nodes. The latencies make one in-process steal
-# (one round trip) cost seed 000's measured empty steal, 2 us inside a
+# (one round trip) cost HotSLAW's measured empty steal, 2 us inside a
 # socket and 3.8 us across sockets, and one SDC steal between nodes (5
 # blocking round trips) its 36 us.
 HOTSLAW_SPAWN = ["--policy", "bounded", "--queue-bound", "40", "--queue-demand", "off"]
@@ -49,7 +49,7 @@ CARVER = ["--cores-per-socket", "4", "--sockets", "2", "--nodes", "32", "--ranks
           "--latency-us", "socket=2.0,node=3.8,network=7.2", "--protocol", "sdc", "--backoff", "none",
           *HOTSLAW_SPAWN]
 
-# The papers' numbers (seed 000 §5.2-5.3), per app in SEED000_APPS order.
+# The papers' numbers (HotSLAW §5.2-5.3), per app in SEED000_APPS order.
 PAPER_HVS_SPEEDUP = [179.5, 247.8, 200.1, 222.5, 98.8]          # Figure 10 text, HVS, 256 cores
 PAPER_HCS_SPEEDUP = [172.2, 240.1, 194.2, 202.9, 68.3]          # Figure 13 text
 PAPER_RANDOM_HALF_SPEEDUP = [82.7, 222.5, 121.0, 159.2, 64.9]   # Figure 13 text
@@ -151,12 +151,12 @@ def seed000(runner, out):
     write_csv(os.path.join(out, "seed000.csv"), rows)
 
 
-# ---------------------------------------------------------------- seed 001
+# ---------------------------------------------------------------- SWS
 
-# Lotus (seed 001 §5): 44 nodes of 2 x 24 cores, one OpenSHMEM process per
+# Lotus (SWS §5): 44 nodes of 2 x 24 cores, one OpenSHMEM process per
 # core, steal-half queues. UTS with T1L standing in for T1WL (2.7e11 nodes),
 # BPC as configured there but with a depth of 200 (a producer makes 8192
-# consumers of 5 ms, producers take 1 ms). Latencies: seed 000's defaults.
+# consumers of 5 ms, producers take 1 ms). Latencies: HotSLAW's defaults.
 # Scioto puts every task it creates into its queue: no lazy task creation,
 # so `--queue-demand off` (the default's queue-on-demand is not Scioto's, and
 # its failed steals make a 2,112-process UTS run take over 6 CPU minutes
@@ -186,9 +186,9 @@ def seed001(runner, out):
     write_csv(os.path.join(out, "seed001.csv"), rows)
 
 
-# ---------------------------------------------------------------- seed 003
+# ---------------------------------------------------------------- HabaneroUPC++
 
-# Edison (seed 003): nodes of 2 x 12 cores, one process per node with a
+# Edison (HabaneroUPC++): nodes of 2 x 12 cores, one process per node with a
 # thread pool; BaselineWS (random victims, HVS inside the node) vs
 # SuccessOnlyWS. UTS T1L and T3L stand in for T1WL/T3WL; NQueens(15), cutoff 6.
 EDISON = ["--cores-per-socket", "12", "--sockets", "2", "--ranks-per-node", "1", "--backoff", "none",

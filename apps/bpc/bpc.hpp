@@ -1,4 +1,4 @@
-// bpc: the Bouncing Producer-Consumer benchmark (seed 001 §5.2.1, after
+// bpc: the Bouncing Producer-Consumer benchmark (SWS §5.2.1, after
 // Dinan et al.), which tests how fast a load balancer finds and spreads
 // work. A producer task spawns the next producer (until `depth` producers
 // exist) and `consumers` consumer tasks. In the bouncing mode the producer

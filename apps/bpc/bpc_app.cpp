@@ -1,4 +1,4 @@
-// `heist bench bpc`: Bouncing Producer-Consumer (seed 001 §5.2.1). The
+// `heist bench bpc`: Bouncing Producer-Consumer (SWS §5.2.1). The
 // result is the number of consumer tasks executed; verified when it is
 // exactly depth x consumers and exactly depth producers ran. Tasks
 // busy-wait (steady clock), so the time measures scheduling, not compute:
@@ -15,7 +15,7 @@ namespace {
 class BpcApp final : public App {
  public:
   std::string name() const override { return "bpc"; }
-  std::string summary() const override { return "bouncing producer-consumer, busy-wait tasks (seed 001 §5.2.1)"; }
+  std::string summary() const override { return "bouncing producer-consumer, busy-wait tasks (SWS §5.2.1)"; }
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--depth", depth_, "producers in the chain")->capture_default_str();
     cmd.add_option("--consumers", consumers_, "consumer tasks per producer")->capture_default_str();

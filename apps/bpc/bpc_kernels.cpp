@@ -1,4 +1,4 @@
-// bpc: producer and consumer tasks (seed 001 §5.2.1), sequential and on
+// bpc: producer and consumer tasks (SWS §5.2.1), sequential and on
 // heist with registered escaping asyncs. Public heist API only.
 #include <chrono>
 #include <vector>

@@ -47,7 +47,7 @@ class App {
   // run_parallel() on rank 0 inside Runtime::root; apps whose tasks use
   // per-process state set it up on every rank and combine it afterwards.
   virtual RunOutput run_root(heist::Runtime& runtime);
-  // The app's task functions with their input and output bytes (seed 000
+  // The app's task functions with their input and output bytes (HotSLAW
   // Table 1), for the options in effect.
   virtual std::vector<TaskIo> task_io() const = 0;
   // Whether `out` is correct (against a reference table or the sequential version).

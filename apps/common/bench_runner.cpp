@@ -86,7 +86,7 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
   }
   if (!by_level.empty())
     out << "steals by level:" << by_level << "; failed inter-node " << s["failed_steals_inter_node"].dump() << "\n";
-  // Per-worker time breakdown, after seed 004's per-rank figure.
+  // Per-worker time breakdown, after PGAS-WS's per-rank figure.
   out << "rank worker      work_s    search_s     steal_s      comm_s   executed     stolen  r-stolen\n";
   int id = 0;
   int last_rank = -1;

@@ -1,4 +1,4 @@
-// Seed 000 Table 1's "Task Creation Ovhd." measured on this machine: the
+// HotSLAW Table 1's "Task Creation Ovhd." measured on this machine: the
 // cost of creating one task beyond calling its body, found by comparing a
 // loop of spawns of an empty task with a loop of direct calls of the same
 // (non-inlined) empty function, in a one-worker Runtime of its own.

@@ -1,4 +1,4 @@
-// The columns of seed 000 Table 1 for one run, as `heist bench --json`
+// The columns of HotSLAW Table 1 for one run, as `heist bench --json`
 // reports them in its `table1` object (docs/benchmarks.md defines each):
 //   tasks_created               spawns and asyncs, inlined ones included, all workers and ranks
 //   avg_task_time_us            total work time / tasks executed: the mean exclusive time of a task

@@ -1,4 +1,4 @@
-// The input and output bytes of an app's task functions (seed 000 Table 1's
+// The input and output bytes of an app's task functions (HotSLAW Table 1's
 // "Input / Output Size" column), taken from the types the tasks really use:
 // sizeof the registered task's In and Out, or of a closure object.
 #pragma once

@@ -1,4 +1,4 @@
-// fib: the naive doubly recursive Fibonacci (seed 000 Figure 2), the classic
+// fib: the naive doubly recursive Fibonacci (HotSLAW Figure 2), the classic
 // measure of spawn overhead: with cutoff 0 every call is a task.
 #pragma once
 

@@ -1,13 +1,13 @@
-// matmul: independent matrix-multiplication tasks (seed 004 §5, after the
+// matmul: independent matrix-multiplication tasks (PGAS-WS §5, after the
 // Chameleon matrix example): task i multiplies its own two size x size
 // matrices, C_i = A_i x B_i, and records a checksum of C_i. All tasks are
-// created up front by the root task (seed 004 puts all 2400 on one rank),
+// created up front by the root task (PGAS-WS puts all 2400 on one rank),
 // so how a spawn policy treats a long loop of spawns decides how the work
 // spreads: help-first queues them all for thieves, inline runs them one by
 // one, bounded queues a few, work-first runs each first and leaves the rest
 // of the loop (the root's continuation) to a thief.
 //
-// Seed 004's task carries its two matrices; heist's task input holds a few
+// PGAS-WS's task carries its two matrices; heist's task input holds a few
 // dozen bytes, so a task carries (index, size) and generates A_i and B_i
 // from the index (O(size^2), against O(size^3) for the product).
 #pragma once

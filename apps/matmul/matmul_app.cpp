@@ -1,4 +1,4 @@
-// `heist bench matmul`: independent matrix-multiplication tasks (seed 004
+// `heist bench matmul`: independent matrix-multiplication tasks (PGAS-WS
 // §5: --size 150, --tasks 2400, all created by the root). The result is the
 // sum of the tasks' checksums; verify() checks every task's checksum, bit
 // for bit, against the sequential computation (computed once and kept).
@@ -15,7 +15,7 @@ namespace {
 class MatmulApp final : public App {
  public:
   std::string name() const override { return "matmul"; }
-  std::string summary() const override { return "independent matrix-multiplication tasks, all spawned by the root (seed 004 §5)"; }
+  std::string summary() const override { return "independent matrix-multiplication tasks, all spawned by the root (PGAS-WS §5)"; }
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--size", size_, "matrix size (size x size doubles)")->capture_default_str();
     cmd.add_option("--tasks", tasks_, "multiplication tasks")->capture_default_str();

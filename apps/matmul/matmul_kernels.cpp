@@ -1,5 +1,5 @@
 // matmul: matrix generation, the product, and the sequential and heist
-// task loops (seed 004 §5). Public heist API only.
+// task loops (PGAS-WS §5). Public heist API only.
 #include <algorithm>
 
 #include <heist/heist.hpp>

@@ -1,5 +1,5 @@
 // nqueens: count the placements of n non-attacking queens on an n x n board
-// (BOTS / seed 000), one task per partial placement, bitmask backtracking.
+// (BOTS / HotSLAW), one task per partial placement, bitmask backtracking.
 #pragma once
 
 #include <cstdint>
@@ -33,7 +33,7 @@ constexpr Board place(const Board& b, std::uint32_t bit) {
 // Solutions below a partial placement, sequentially.
 std::uint64_t count_sequential(const Board& board);
 
-// Solution counts from OEIS A000170 (../shared/reference/results.md), n <= 15.
+// Solution counts from OEIS A000170, n <= 15.
 std::optional<std::uint64_t> reference_solutions(int n);
 
 // heist version: one registered task per placement; rows >= cutoff (if

@@ -1,5 +1,5 @@
 // sor: successive over-relaxation on an n x n grid, the Java Grande SOR
-// kernel in the loop-parallel form of seed 002 Figure 6 (a sequential loop
+// kernel in the loop-parallel form of HelpFirst Figure 6 (a sequential loop
 // over iterations, each a finish over P chunk asyncs; §4.1 explains why
 // help-first distributes the chunks better than work-first).
 //

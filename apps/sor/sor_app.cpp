@@ -1,5 +1,5 @@
 // `heist bench sor`: Java Grande SOR, red-black, loop parallelism with one
-// finish per colour per iteration (seed 002 Figure 6). Every run starts from
+// finish per colour per iteration (HelpFirst Figure 6). Every run starts from
 // the same initial grid (a copy, part of the timed run in both versions);
 // verify() compares the last run's grid and checksum, bit for bit, with
 // the sequential version's.
@@ -18,7 +18,7 @@ namespace {
 class SorApp final : public App {
  public:
   std::string name() const override { return "sor"; }
-  std::string summary() const override { return "Java Grande SOR, red-black, a finish over P chunks (seed 002 Fig. 6)"; }
+  std::string summary() const override { return "Java Grande SOR, red-black, a finish over P chunks (HelpFirst Fig. 6)"; }
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--n", n_, "grid size (n x n)")->capture_default_str();
     cmd.add_option("--iterations", iterations_, "red-black sweeps")->capture_default_str();

@@ -1,4 +1,4 @@
-// sor: grid, row update, and the sequential and heist sweeps (seed 002
+// sor: grid, row update, and the sequential and heist sweeps (HelpFirst
 // Figure 6: `for iterations { finish for p in 0..P-1 async {...} }`, one
 // finish per colour here). Public heist API only.
 #include <heist/heist.hpp>

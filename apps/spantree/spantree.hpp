@@ -1,5 +1,5 @@
 // spantree: depth-first spanning tree of a random undirected graph by racing
-// asyncs, after seed 002 Figure 3 (X10's DFS with escaping asyncs) and §5.2
+// asyncs, after HelpFirst Figure 3 (X10's DFS with escaping asyncs) and §5.2
 // (Figure 13: help-first handles 9M-vertex graphs, work-first overflows its
 // stack). The kernel API: graph generation (CSR), the sequential and heist
 // traversals, and the checker every result goes through.

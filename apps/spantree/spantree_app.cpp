@@ -1,4 +1,4 @@
-// `heist bench spantree`: DFS spanning tree of a random graph (seed 002
+// `heist bench spantree`: DFS spanning tree of a random graph (HelpFirst
 // Figure 3, §5.2). The graph is built once per (vertices, degree, seed), in
 // check(), outside the timed runs; a run labels every vertex and reports how
 // many it labelled; verify() checks the tree itself (spantree.hpp).
@@ -15,7 +15,7 @@ namespace {
 class SpanTreeApp final : public App {
  public:
   std::string name() const override { return "spantree"; }
-  std::string summary() const override { return "DFS spanning tree of a random graph, escaping asyncs (seed 002 Fig. 3)"; }
+  std::string summary() const override { return "DFS spanning tree of a random graph, escaping asyncs (HelpFirst Fig. 3)"; }
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--vertices", vertices_, "vertices of the graph")->capture_default_str();
     cmd.add_option("--degree", degree_, "random out-edges per vertex (plus a random spanning path)")

@@ -1,4 +1,4 @@
-// spantree: the sequential DFS and the heist version of seed 002 Figure 3
+// spantree: the sequential DFS and the heist version of HelpFirst Figure 3
 // (tryLabeling by compare-exchange, an escaping async per labelled vertex,
 // one finish around the root). Public heist API only.
 #include <atomic>
@@ -58,7 +58,7 @@ bool try_label(std::uint32_t u, std::uint32_t parent) {
 // runs before its parent continues (inline, work-first: a recursion as deep
 // as the DFS tree) or is queued (help-first) is the spawn policy's choice;
 // the inline policies queue once the stack is nearly full, and work-first —
-// which cannot — stops with an error (seed 002 §5.2, Figure 13). No state
+// which cannot — stops with an error (HelpFirst §5.2, Figure 13). No state
 // lives in thread-locals across a spawn: under work-first the code after an
 // async may continue on another worker.
 void visit(const std::uint32_t& v);

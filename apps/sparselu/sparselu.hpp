@@ -1,5 +1,5 @@
 // sparselu: blocked sparse LU factorisation, after the BOTS (Barcelona
-// OpenMP Task Suite) sparselu benchmark that seed 000 (HotSLAW) evaluates
+// OpenMP Task Suite) sparselu benchmark that HotSLAW (HotSLAW) evaluates
 // (§4, Table 1: "SparseLU has three different task functions", with 16, 16
 // and 24-byte inputs; §5.1: parallel-for parallelism, a few coarse tasks).
 //

@@ -1,4 +1,4 @@
-// `heist bench sparselu`: blocked sparse LU after BOTS sparselu (seed 000
+// `heist bench sparselu`: blocked sparse LU after BOTS sparselu (HotSLAW
 // §4, Table 1: three task functions, fwd, bdiv and bmod, with 16, 16 and
 // 24-byte inputs; parallel-for phases, a fence between them). Every run
 // factorises a fresh copy of the BOTS input (the copy is part of the timed
@@ -27,7 +27,7 @@ class SparseLuApp final : public App {
  public:
   std::string name() const override { return "sparselu"; }
   std::string summary() const override {
-    return "BOTS sparse LU, n x n blocks of b x b; fwd/bdiv, fence, bmod per step (seed 000 Table 1)";
+    return "BOTS sparse LU, n x n blocks of b x b; fwd/bdiv, fence, bmod per step (HotSLAW Table 1)";
   }
   void add_options(CLI::App& cmd) override {
     cmd.add_option("--blocks", n_, "blocks per row and column (n)")->capture_default_str();

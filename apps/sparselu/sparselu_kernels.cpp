@@ -1,5 +1,5 @@
 // sparselu on heist: per kk, lu0 inline, the fwd and bdiv tasks, a fence,
-// the bmod tasks (BOTS sparselu, seed 000 §4 and Table 1). The block kernels
+// the bmod tasks (BOTS sparselu, HotSLAW §4 and Table 1). The block kernels
 // are in sparselu_sequential.cpp. Public heist API only.
 #include <memory>
 
@@ -16,7 +16,7 @@ namespace {
 // before the first spawn, so every task sees it.
 int g_b = 0;
 
-// Task inputs: pointers into the matrix, as the UPC version of seed 000
+// Task inputs: pointers into the matrix, as the UPC version of HotSLAW
 // passes block addresses (16, 16 and 24 bytes, Table 1). They are valid only
 // in this process; `heist bench` runs one process, so no task leaves it.
 struct FwdIn {

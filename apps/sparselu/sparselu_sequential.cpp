@@ -1,6 +1,6 @@
 // sparselu: BOTS's genmat, its four block kernels, the sequential
 // factorisation and the comparison of two factorisations (BOTS sparselu,
-// seed 000 §4 and Table 1). No runtime: heist's tasks (sparselu_kernels.cpp)
+// HotSLAW §4 and Table 1). No runtime: heist's tasks (sparselu_kernels.cpp)
 // and the oneTBB and OpenMP peers (bench/peers) call these same functions.
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // `heist bench stealbench`: the mean time of one successful steal of one
-// empty task between two processes, SWS against SDC (seed 001 §5.1 Figure 6,
-// task sizes 24 and 192 bytes; seed 000 §5 Figure 4, payloads up to 64 KiB).
+// empty task between two processes, SWS against SDC (SWS §5.1 Figure 6,
+// task sizes 24 and 192 bytes; HotSLAW §5 Figure 4, payloads up to 64 KiB).
 // The protocol is the runtime option --protocol sdc|sws; the bench itself is
 // rma::run_steal_bench (src/rma/steal_bench.hpp: rank 0 the victim, rank 1
 // the thief, its own window and queue). result = mean seconds per successful
@@ -36,7 +36,7 @@ class StealbenchApp final : public App {
  public:
   std::string name() const override { return "stealbench"; }
   std::string summary() const override {
-    return "time of one successful inter-process steal of one empty task, SWS vs SDC (seed 001 Fig. 6; "
+    return "time of one successful inter-process steal of one empty task, SWS vs SDC (SWS Fig. 6; "
            "mpirun -n 2)";
   }
   void add_options(CLI::App& cmd) override {

@@ -49,7 +49,7 @@ const auto uts_task = heist::register_task<visit>("apps.uts.node");
 
 void visit(const UtsNode& node) {
   Tally& tally = my_tally();
-  if (g_cutoff > 0 && node.height >= g_cutoff) {  // the application's tree-depth cutoff (seed 000 Fig. 7)
+  if (g_cutoff > 0 && node.height >= g_cutoff) {  // the application's tree-depth cutoff (HotSLAW Fig. 7)
     tally.counts += heist::uts::uts_count_sequential(*g_params, node);
     return;
   }

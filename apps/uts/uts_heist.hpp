@@ -1,5 +1,5 @@
 // UTS on heist: every tree node is a task (a registered, migratable escaping
-// async under one finish), as in seed 000 Table 1; the runtime's bounded
+// async under one finish), as in HotSLAW Table 1; the runtime's bounded
 // queue decides which run inline.
 #pragma once
 

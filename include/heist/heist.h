@@ -1,5 +1,5 @@
 /* heist — work-stealing task runtime. The C API, after HotSLAW's task
- * library (seed 000 Figure 1): a task is a function `void f(void* in, void* out)`
+ * library (HotSLAW Figure 1): a task is a function `void f(void* in, void* out)`
  * registered with its input and output sizes; put copies the input into the
  * task and the output is written by the time wait returns.
  *

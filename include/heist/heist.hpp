@@ -11,8 +11,8 @@
 //    only between the threads of this process.
 // Two ways to join:
 //  * `finish(f)` waits for every task spawned inside f, transitively, even
-//    those that outlive the task that spawned them (escaping asyncs, seed 002 §3);
-//  * `spawn(task, in, &out)` + `wait()` (HotSLAW, seed 000 §2): a task waits for
+//    those that outlive the task that spawned them (escaping asyncs, HelpFirst §3);
+//  * `spawn(task, in, &out)` + `wait()` (HotSLAW, HotSLAW §2): a task waits for
 //    the tasks it spawned; a task that returns without calling wait() waits
 //    for them implicitly before it completes, so `*out` is always written
 //    when the spawner's wait() returns.

@@ -12,7 +12,7 @@
 
 namespace heist {
 
-// How `spawn`/`async` treat a new task (seed 000 §3, §5.1; seed 002 §4).
+// How `spawn`/`async` treat a new task (HotSLAW §3, §5.1; HelpFirst §4).
 enum class SpawnPolicy {
   help_first,    // always queue the child; the parent continues
   inline_child,  // "inline": always run the child inside spawn (HotSLAW's library work-first);
@@ -23,7 +23,7 @@ enum class SpawnPolicy {
                  // task creation)
   slaw,          // SLAW's adaptive switch with inline children: F queued tasks -> inline,
                  // S inline frames -> queue, every INT spawns
-  work_first,    // Cilk's and seed 002's work-first: the worker runs the child and leaves the
+  work_first,    // Cilk's and HelpFirst's work-first: the worker runs the child and leaves the
                  // parent's continuation stealable (continuation stealing on fibers)
   adaptive,      // SLAW's switch between help-first and work-first (continuation stealing):
                  // F queued tasks -> work-first, S stack frames -> help-first, every INT spawns
@@ -42,7 +42,7 @@ enum class ContinuationMode {
 // 6 machine (heist::policy::Level; src/policy/topology.hpp).
 inline constexpr int kHierarchyLevels = 7;
 
-// How many tasks a thief takes from a victim (seed 000 §3.2.2).
+// How many tasks a thief takes from a victim (HotSLAW §3.2.2).
 struct ChunkSpec {
   enum class Kind {
     fixed,  // k at every level
@@ -66,7 +66,7 @@ struct ChunkSpec {
   }
 };
 
-// Hierarchical Victim Selection (seed 000 §3.2.1): random attempts at each
+// Hierarchical Victim Selection (HotSLAW §3.2.1): random attempts at each
 // level before moving up, indexed by level (the worker entry is unused);
 // 0 = the default: as many attempts as the thief's domain at that level has
 // places, and 4 * ceil(log2 N) at the top level (N places in all).
@@ -80,7 +80,7 @@ struct VictimSpec {
   enum class Kind {
     random,        // uniform over every other worker of the job
     hvs,           // Hierarchical Victim Selection: nearest levels first
-    success_only,  // seed 003: HVS inside a node; across nodes only ranks that advertise work, by request
+    success_only,  // HabaneroUPC++: HVS inside a node; across nodes only ranks that advertise work, by request
   } kind = Kind::hvs;
   HvsCounts hvs{};  // hvs and success-only (its levels inside a node)
   bool operator==(const VictimSpec&) const = default;
@@ -89,17 +89,17 @@ struct VictimSpec {
 // How load moves between processes.
 enum class BalanceMode {
   steal,  // idle workers steal from other ranks (the victim policy chooses them)
-  push,   // Chameleon (seed 004 §3.2): ranks publish their load, overloaded ranks push tasks to
+  push,   // Chameleon (PGAS-WS §3.2): ranks publish their load, overloaded ranks push tasks to
           // underloaded ones (sort-based pairing); workers steal only inside their process
 };
 
-// Who steals from other processes (seed 004 §5.1).
+// Who steals from other processes (PGAS-WS §5.1).
 enum class RemoteStealMode {
   parallel,    // every idle worker steals for itself
   sequential,  // one worker of a process at a time steals (a chunk for all); the others keep stealing locally
 };
 
-// Chameleon's push thresholds (policy::PushThresholds; seed 004 §3.2).
+// Chameleon's push thresholds (policy::PushThresholds; PGAS-WS §3.2).
 struct PushOptions {
   std::uint32_t min_tasks = 2;      // a rank pushes only while it holds at least this many tasks
   std::uint32_t min_imbalance = 2;  // tasks between the paired loads, at least
@@ -110,7 +110,7 @@ struct PushOptions {
   bool operator==(const PushOptions&) const = default;
 };
 
-// A user-defined hierarchy inside a process (seed 000 §2.1, taskq_set_*):
+// A user-defined hierarchy inside a process (HotSLAW §2.1, taskq_set_*):
 // workers per cache group, per NUMA domain and per socket, worker i in group
 // i / size. A set size is a multiple of every set size below it; 0 = not set
 // (the level groups nothing beyond the level below). Nothing set: detected
@@ -121,7 +121,7 @@ struct HierarchySpec {
   bool operator==(const HierarchySpec&) const = default;
 };
 
-// The one-sided steal protocol between processes (seed 001).
+// The one-sided steal protocol between processes (SWS).
 enum class StealProtocolKind {
   sdc,  // Scioto split queues, deferred copies: lock, get, put, unlock, get tasks, completion
   sws,  // structured-atomic: one fetch-and-add claims a steal-half block, completion epochs

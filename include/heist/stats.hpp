@@ -27,7 +27,7 @@ struct WorkerStats {
   std::uint32_t rank = 0;            // process (MPI rank) of this worker
   std::uint32_t node = 0;            // node (real or virtual) of that process
   std::uint64_t tasks_created = 0;   // spawn/async calls, inlined ones included
-  std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", seed 000 Table 1)
+  std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", HotSLAW Table 1)
   std::uint64_t tasks_executed = 0;  // task bodies run by this worker (inlined included)
   std::uint64_t tasks_stolen = 0;    // tasks taken from other workers
   std::uint64_t steals = 0;          // successful steal operations
@@ -67,7 +67,7 @@ struct WorkerStats {
   double time_steal_s = 0;   // successful steal operations
   LevelStealStats levels[7];  // by hierarchy level (see LevelStealStats)
   // Between processes: polls of the public queue and completion inbox made
-  // between tasks, and completions sent to other ranks (seed 004's
+  // between tasks, and completions sent to other ranks (PGAS-WS's
   // "communication time"); polls made while idle count as search.
   double time_comm_s = 0;
 };

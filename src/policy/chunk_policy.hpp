@@ -1,5 +1,5 @@
 // Chunk selection (DESIGN layer 5): how many tasks a thief claims from the
-// public tasks it found, by how far the victim is (seed 000 §3.2.2). Pure
+// public tasks it found, by how far the victim is (HotSLAW §3.2.2). Pure
 // logic, shared with the simulator.
 //   fixed  k at every level
 //   half   steal-half at every level (at least one task)

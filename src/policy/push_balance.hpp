@@ -1,4 +1,4 @@
-// Reactive push balancing after Chameleon (seed 004 §3.2): ranks exchange
+// Reactive push balancing after Chameleon (PGAS-WS §3.2): ranks exchange
 // their load (queued tasks); an overloaded rank pushes tasks to an
 // underloaded one. Victims are chosen by Chameleon's sort-based pairing —
 // sort the ranks by load, pair the most loaded with the least loaded, the

@@ -1,4 +1,4 @@
-// Spawn policies (seed 000 §3 and §5.1, seed 002 §4): decide at each spawn
+// Spawn policies (HotSLAW §3 and §5.1, HelpFirst §4): decide at each spawn
 // whether the new task is queued (help-first), run inside spawn on the
 // spawner's stack (inline), or run on a fresh stack with the spawner's
 // continuation exposed to thieves (work-first's continuation stealing).
@@ -28,7 +28,7 @@
 // the stack is nearly full (SpawnFacts::inline_budget <= 0): inline, bounded
 // and slaw queue instead, adaptive switches to help-first, and work-first —
 // which has no other way to run the child first — reports the exhausted
-// stack (seed 002 §5.2: work-first overflows on deep recursions).
+// stack (HelpFirst §5.2: work-first overflows on deep recursions).
 #pragma once
 
 #include <algorithm>

@@ -9,11 +9,11 @@
 //   policy.on_result(c, tasks_taken);    // 0 = failed attempt
 //
 //   RandomVictims        uniform over every other place (the seeds' baseline).
-//   HierarchicalVictims  HVS, seed 000 §3.2.1: random attempts inside the
+//   HierarchicalVictims  HVS, HotSLAW §3.2.1: random attempts inside the
 //                        nearest level first, then the next level up, ...,
 //                        then back to the bottom; a success starts again at
 //                        the bottom.
-//   SuccessOnlyVictims   seed 003: HVS inside the node; across nodes it never
+//   SuccessOnlyVictims   HabaneroUPC++: HVS inside the node; across nodes it never
 //                        guesses — see its comment.
 #pragma once
 
@@ -75,7 +75,7 @@ class RandomVictims final : public VictimPolicy {
   Level flat_level_;
 };
 
-// HVS (seed 000 §3.2.1). The thief's phases are the levels at which it has
+// HVS (HotSLAW §3.2.1). The thief's phases are the levels at which it has
 // victims, bottom up; at level L the candidates are the places whose common
 // level with the thief is exactly L (its domain at L minus its domain at the
 // level below, which the earlier phases covered). Each phase makes `attempts`
@@ -121,7 +121,7 @@ class HierarchicalVictims final : public VictimPolicy {
   std::uint64_t rounds_ = 0;
 };
 
-// SuccessOnly (seed 003, HabaneroUPC++'s SuccessOnlyWS). Inside its node the
+// SuccessOnly (HabaneroUPC++, HabaneroUPC++'s SuccessOnlyWS). Inside its node the
 // thief walks HVS's phases below Level::machine (counts as HierarchicalVictims:
 // the node level, the top of that walk, defaults to its place count). Across
 // nodes it never picks blindly: every rank advertises how many tasks it can

@@ -19,7 +19,7 @@
 // the level a thief meets it at; the chunk policy sizes SDC steals by that
 // level, and SWS offers (a block of the steal-half sequence is at most
 // half the offer, so offers are capped at 2k when every remote level asks
-// for at most k). Success-only (seed 003): every rank advertises its load
+// for at most k). Success-only (HabaneroUPC++): every rank advertises its load
 // (tasks queued, plus workers busy with a task) on a board at each node's
 // first rank when it turns zero or non-zero; a thief reads its node's board
 // (one RMA get), queues a request (MPI_SUM on the victim's requests[thief],
@@ -27,7 +27,7 @@
 // the victim's next poll with tasks queued answers it through the thief's
 // TaskMailbox (or queues its next spawn to answer with); a request is never
 // declined, so an inter-node steal never fails. A poll reads one word, the
-// doorbell, to learn of requests and deliveries. Push (Chameleon, seed 004 §3.2): every
+// doorbell, to learn of requests and deliveries. Push (Chameleon, PGAS-WS §3.2): every
 // --push-interval-us a rank publishes its load, reads the board, plans with
 // policy::plan_push and sends its share to the paired rank's mailbox.
 //

@@ -1,10 +1,10 @@
-// SdcQueue: the SDC steal protocol (Scioto, seed 001 §3.1) over an RmaWindow.
+// SdcQueue: the SDC steal protocol (Scioto, SWS §3.1) over an RmaWindow.
 // Protocol logic and invariants: sdc_queue_state.hpp. The MPI calls:
 //   thief:  lock = CAS(lock, 0 -> id) + flush; [busy: poll tail+split, NO_OP,
 //           abort if empty]; read_meta = fetch NO_OP (tail, split) + flush;
 //           put_tail = accumulate(tail, REPLACE) + flush; unlock = CAS(id -> 0)
 //           + flush; copy = get(tasks) + flush; complete = accumulate(itail, SUM)
-//           6 communications, 5 blocking (seed 001 §3.1)
+//           6 communications, 5 blocking (SWS §3.1)
 //   owner:  release = put(slots) + flush, then accumulate(split, REPLACE) + flush
 //           acquire = lock own queue, read tail, lower split, unlock; the
 //           reclaimed tasks come from the owner's shadow of its ring

@@ -1,5 +1,5 @@
 // SDC: the Scioto baseline inter-process steal ("split queues, deferred
-// copies, aborting steals"), seed 001 §3 and §3.1, as pure logic. A queue
+// copies, aborting steals"), SWS §3 and §3.1, as pure logic. A queue
 // exposes four 64-bit words (SdcWindowWords) and a ring of task slots; a
 // thief steals in six communications:
 //   (1) lock       MPI_Compare_and_swap(lock, 0 -> id)

@@ -1,5 +1,5 @@
 // Steal micro-benchmark: the mean time of one successful inter-process steal
-// of one empty task, SWS against SDC (seed 001 §5.1 Figure 6; seed 000 §5
+// of one empty task, SWS against SDC (SWS §5.1 Figure 6; HotSLAW §5
 // Figure 4 varies the task's payload the same way). `heist bench stealbench`
 // (apps/stealbench) drives it.
 //

@@ -1,5 +1,5 @@
 // StealProtocol: a process's public task queue in its MPI window, and the
-// one-sided steal that takes tasks from another process's queue (seed 001).
+// one-sided steal that takes tasks from another process's queue (SWS).
 // Two implementations: SdcQueue (Scioto: split queue, deferred copies,
 // aborting steals) and SwsQueue (structured atomic: one fetch-and-add claims
 // a steal-half block; completion epochs).

@@ -1,4 +1,4 @@
-// SwsQueue: the SWS steal protocol (seed 001 §4) over an RmaWindow. The
+// SwsQueue: the SWS steal protocol (SWS §4) over an RmaWindow. The
 // protocol logic is SwsOwnerState / SwsSteal (sws_state_machines.hpp, with
 // its invariants and the all-MPI_SUM argument); this file only performs
 // their steps as MPI calls:

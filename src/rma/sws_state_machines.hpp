@@ -1,7 +1,7 @@
 // SwsOwnerState: the owner's side of an SWS queue — which offered tasks
 // thieves claimed, which of those claims finished (the completion arrays,
 // one per epoch), which tasks the owner takes back, and which ring slots it
-// may reuse (seed 001 §4.1 release/acquire, §4.2 completion epochs, Figure 5).
+// may reuse (SWS §4.1 release/acquire, §4.2 completion epochs, Figure 5).
 // Pure state machine, no MPI: each owner operation on the stealval is a
 // two-step transition — *_addend() gives the MPI_SUM operand, the MPI layer
 // does one MPI_Fetch_and_op(MPI_SUM) on its own window, and on_*(fetched)
@@ -237,7 +237,7 @@ class SwsOwnerState {
   std::deque<Region> regions_;  // public ranges below the live offer, in index order
 };
 
-// One SWS steal attempt by a thief (seed 001 §4.1, Figure 2: three
+// One SWS steal attempt by a thief (SWS §4.1, Figure 2: three
 // communications; §4.3: a probe first when the target is in empty mode).
 // Each step names the one communication the caller performs next.
 class SwsSteal {

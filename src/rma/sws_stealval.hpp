@@ -1,5 +1,5 @@
 // The SWS stealval: one 64-bit word per queue through which thieves discover
-// and claim work with a single fetch-and-add (seed 001 §4, Figure 3; §4.1
+// and claim work with a single fetch-and-add (SWS §4, Figure 3; §4.1
 // steal volume; §4.2 epoch field; §4.3 steal damping). Pure constexpr code,
 // no MPI: the MPI layer and the simulator apply the addends computed here.
 //
@@ -142,7 +142,7 @@ constexpr std::uint32_t max_steals(std::uint32_t offered) noexcept {
 }
 
 static_assert(max_steals(kMaxOffered) == kMaxBlocks);
-static_assert(max_steals(150) == 9 && prefix_tasks(150, 2) == 112);  // seed 001 §4 example
+static_assert(max_steals(150) == 9 && prefix_tasks(150, 2) == 112);  // SWS §4 example
 
 // Block `attempt` of an offer: tasks [offset, offset + count) from the offer's
 // start. count == 0 once attempt >= max_steals(offered).

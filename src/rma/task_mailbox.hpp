@@ -1,6 +1,6 @@
 // TaskMailbox: tasks another rank sends to this process — the answer to a
-// success-only request (seed 003: the victim serves the thief's queued
-// request) or a push (Chameleon, seed 004 §3.2). It follows CompletionInbox:
+// success-only request (HabaneroUPC++: the victim serves the thief's queued
+// request) or a push (Chameleon, PGAS-WS §3.2). It follows CompletionInbox:
 // a ring of `mailbox_slots` entries in the window (a 16-byte MailHeader,
 // then one task slot), a seq word per entry, a ticket counter
 // (mail_reserved) and the count the owner consumed (mail_consumed).

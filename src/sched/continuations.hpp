@@ -1,4 +1,4 @@
-// ContinuationEngine: continuation stealing for one worker (seed 002 §3.3,
+// ContinuationEngine: continuation stealing for one worker (HelpFirst §3.3,
 // §4; docs/design/continuations.md). Task bodies run on fibers from the
 // FiberPool; a thread's own stack (its "native" context) never runs one
 // while continuations are on, it only waits.

@@ -1,4 +1,4 @@
-// FenceState: HotSLAW's fence (seed 000 §2.1) for one frame. fence() closes
+// FenceState: HotSLAW's fence (HotSLAW §2.1) for one frame. fence() closes
 // the current generation of joined children and opens a new one; a task of
 // generation g is held (kept out of every deque) until generations < g have
 // all completed. Owner-only: only the frame's worker spawns into it,

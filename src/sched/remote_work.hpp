@@ -43,7 +43,7 @@ class RemoteWork {
   // sequential).
   virtual StealOutcome steal(Worker& w, int victim, policy::Level level) = 0;
 
-  // Success-only across nodes (seed 003): read the ranks' advertised loads
+  // Success-only across nodes (HabaneroUPC++): read the ranks' advertised loads
   // and queue a request at a rank of another node that advertises work
   // (policy.next_rank). That rank answers it with tasks, which poll()
   // delivers later; a request is never declined. true: one was queued.

@@ -1,6 +1,6 @@
 // SplitDeque: a worker's task queue, split into a private part used by the
 // owner without atomics and a public part other workers steal from
-// (seed 000 §3.1, Figure 3: split private/public queues; the split layout
+// (HotSLAW §3.1, Figure 3: split private/public queues; the split layout
 // follows Lace's packed tail/split word; thieves claim with one CAS).
 //
 // Layout: slots [0, capacity) of `stride` bytes. Indices only grow between

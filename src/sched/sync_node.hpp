@@ -1,5 +1,5 @@
 // SyncNode and DependentTask: task handles and dependencies (HotSLAW's
-// sync_node_map and wait_task_queue, seed 000 §3.1).
+// sync_node_map and wait_task_queue, HotSLAW §3.1).
 //
 // A SyncNode records the completion of one task. It is reference counted:
 // one reference for the task, one per TaskHandle. A DependentTask is a task

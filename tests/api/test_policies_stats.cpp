@@ -292,7 +292,7 @@ TEST(HelpFirst, InlinesOnlyWhenTheDequeIsAtItsMaximum) {
 
 
 // Runtime::pool: the seed body's own spawns are the pool, so every one is
-// queued whatever the policy (seed 004's setting: all tasks created on one
+// queued whatever the policy (PGAS-WS's setting: all tasks created on one
 // rank must be there for others to take); what they spawn follows the policy.
 TEST(Pool, SeedSpawnsAreQueuedUnderEveryPolicy) {
   for (SpawnPolicy policy : heist_test::kAllPolicies) {

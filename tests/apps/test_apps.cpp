@@ -1,5 +1,5 @@
-// The benchmark apps spantree (seed 002 Fig. 3), sor (seed 002 Fig. 6),
-// bpc (seed 001 §5.2.1), matmul (seed 004 §5) and sparselu (BOTS, seed 000
+// The benchmark apps spantree (HelpFirst Fig. 3), sor (HelpFirst Fig. 6),
+// bpc (SWS §5.2.1), matmul (PGAS-WS §5) and sparselu (BOTS, HotSLAW
 // Table 1; its kernels are tested in apps/sparselu/sparselu_test.cpp)
 // through the App interface,
 // as `heist bench` runs them: options parsed by CLI11, run_parallel inside a

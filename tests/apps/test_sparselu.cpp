@@ -1,4 +1,4 @@
-// Tests of the sparselu kernels (BOTS sparselu, seed 000 Table 1), built
+// Tests of the sparselu kernels (BOTS sparselu, HotSLAW Table 1), built
 // into test_apps by tests/apps/CMakeLists.txt (test_apps.cpp runs the app
 // itself through the App interface): BOTS's input pattern and values, L x U
 // reproducing the input, the heist factorisation agreeing bit for bit with

@@ -22,7 +22,7 @@ def fail(msg):
 
 
 def check_table1(report):
-    """The seed 000 Table 1 columns agree with the statistics they summarise."""
+    """The HotSLAW Table 1 columns agree with the statistics they summarise."""
     t1, stats = report.get("table1"), report["stats"]
     if t1 is None:
         fail("missing table1")

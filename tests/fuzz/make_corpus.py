@@ -17,7 +17,7 @@ seeds['descriptor'] = bytes([0, 2, 3]) + header + bytes(32)
 # 1: an inbox entry on rank 1: 8 output bytes and a 4-byte error text, 256-byte payload
 seeds['inbox_entry'] = bytes([1]) + struct.pack('<QQQII', ref(1, 0x1000), ref(1, 0x2000), 0, 8, 4) + \
     struct.pack('<HB', 256, 1)
-# 2: seed 001's example stealval: 150 tasks from slot 500, 2 attempts, 1024-slot ring, threshold 20
+# 2: SWS's example stealval: 150 tasks from slot 500, 2 attempts, 1024-slot ring, threshold 20
 seeds['thief'] = bytes([2]) + struct.pack('<QIH', (2 << 40) | (150 << 19) | 500, 1023, 19)
 # 3: owner, 8 slots: 6 pushes, release 3 (fetched: the initial word 0), observe it exhausted, acquire
 ops = bytes([0] * 6) + bytes([1]) + struct.pack('<HQ', 2, 0) + \

@@ -184,7 +184,7 @@ TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
     EXPECT_GT(inter_node.steals, 0u);
     EXPECT_GT(r.messages.bytes, 0u);
     if (victim == heist::VictimSpec::Kind::success_only) {
-      // Only requests cross nodes, and none fails (seed 003).
+      // Only requests cross nodes, and none fails (HabaneroUPC++).
       EXPECT_EQ(inter_node.attempts, r.requests);
       EXPECT_EQ(inter_node.failed, 0u);
       EXPECT_GT(r.requests_served, 0u);

@@ -42,7 +42,7 @@ TEST(SwsStealval, PackUnpackRoundTrips) {
     ASSERT_EQ(sws::unpack(sws::pack(v)), v);
   }
   EXPECT_EQ(sws::pack({sws::kMaxAttempts, 3, sws::kMaxOffered, sws::kMaxRingSlots - 1}), ~std::uint64_t{0});
-  // Seed 001 Figure 3: tail 500, 150 tasks offered, 2 steals attempted.
+  // SWS Figure 3: tail 500, 150 tasks offered, 2 steals attempted.
   EXPECT_EQ(sws::pack({2, 0, 150, 500}), (std::uint64_t{2} << 40) | (std::uint64_t{150} << 19) | 500);
   EXPECT_FALSE(sws::fits({0, 0, sws::kMaxOffered + 1, 0}));
 }
