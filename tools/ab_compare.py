@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Compare two commits of heist side by side: build both, interleave runs.
+
+Builds each revision (Release, in a git worktree under --work) and runs the
+same benchmark cases alternately — round r runs every case on A then on B
+(the order flips every round, so neither build always runs on a warmer
+machine) — and prints a Markdown table of median times and the ratio B/A.
+A ratio is only meaningful inside one run of this script: the machine's
+load changes between runs, and both builds see the same load here.
+
+  tools/ab_compare.py --a HEAD~1 --b HEAD --rounds 5
+  tools/ab_compare.py --a main --b my-branch --cases fib,nqueens --json out.json
+
+Every run must verify its result; a run that fails or does not verify stops
+the comparison (a faster wrong answer is not a result).
+"""
+import argparse
+import json
+import os
+import pathlib
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# name, app arguments. Sizes: each case runs in about 0.05-2 s on 2 cores.
+CASES = {
+    "fib": ["fib", "--n", "35", "--cutoff", "0"],
+    "nqueens": ["nqueens", "--n", "13", "--cutoff", "0"],
+    "uts-T1L": ["uts", "--tree", "T1L"],
+    "uts-T3L": ["uts", "--tree", "T3L"],
+    "matmul": ["matmul", "--size", "150", "--tasks", "400"],
+    "sparselu": ["sparselu"],
+}
+# label, launcher prefix (None: no mpirun), workers per process
+LAYOUTS = {
+    "1w": (None, 1),
+    "2w": (None, 2),
+    "2r": (2, 1),
+}
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe", "--bind-to", "none", "-n"]
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, text=True, **kw)
+
+
+def build(rev: str, work: pathlib.Path, jobs: int) -> pathlib.Path:
+    """A Release build of `rev` in its own worktree; returns the heist binary."""
+    sha = sh(["git", "-C", str(ROOT), "rev-parse", rev], capture_output=True).stdout.strip()
+    tree = work / sha[:12]
+    if not tree.exists():
+        sh(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), sha], capture_output=True)
+    out = tree / "build-ab"
+    env = dict(os.environ)
+    if shutil.which("ccache"):
+        env.setdefault("CMAKE_CXX_COMPILER_LAUNCHER", "ccache")
+        env.setdefault("CMAKE_C_COMPILER_LAUNCHER", "ccache")
+    sh(["cmake", "-S", str(tree), "-B", str(out), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release",
+        "-DHEIST_BUILD_TESTS=OFF", "-DHEIST_BUILD_PEERS=OFF"], env=env, capture_output=True)
+    sh(["cmake", "--build", str(out), "-j", str(jobs), "--target", "heist-cli"], env=env, capture_output=True)
+    binary = out / "cli" / "heist"
+    if not binary.exists():
+        sys.exit(f"ab_compare: {binary} was not built")
+    return binary
+
+
+def run_case(binary: pathlib.Path, app_args, layout) -> float:
+    ranks, workers = layout
+    cmd = [str(binary), "bench", *app_args, "--workers", str(workers), "--json"]
+    if ranks is not None:
+        cmd = MPIRUN + [str(ranks)] + cmd
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit(f"ab_compare: failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
+    report = json.loads(p.stdout.strip().splitlines()[-1])
+    if not report.get("verified"):
+        sys.exit(f"ab_compare: not verified: {' '.join(cmd)}")
+    return float(report["time_s"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--a", default="HEAD~1", help="the baseline revision")
+    ap.add_argument("--b", default="HEAD", help="the revision measured against it")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--cases", default=",".join(CASES), help="comma-separated: " + ",".join(CASES))
+    ap.add_argument("--layouts", default=",".join(LAYOUTS), help="comma-separated: " + ",".join(LAYOUTS))
+    ap.add_argument("--work", default=str(ROOT / "build-ab"), help="where the worktrees and builds go")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--json", help="also write every time to this file")
+    args = ap.parse_args()
+
+    cases = [c for c in args.cases.split(",") if c]
+    layouts = [l for l in args.layouts.split(",") if l]
+    for c in cases:
+        if c not in CASES:
+            sys.exit(f"ab_compare: unknown case '{c}' (known: {', '.join(CASES)})")
+    for l in layouts:
+        if l not in LAYOUTS:
+            sys.exit(f"ab_compare: unknown layout '{l}' (known: {', '.join(LAYOUTS)})")
+    work = pathlib.Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    binaries = {"a": build(args.a, work, args.jobs), "b": build(args.b, work, args.jobs)}
+
+    times = {(c, l, s): [] for c in cases for l in layouts for s in "ab"}
+    for r in range(args.rounds):
+        order = "ab" if r % 2 == 0 else "ba"
+        for c in cases:
+            for l in layouts:
+                for s in order:
+                    times[(c, l, s)].append(run_case(binaries[s], CASES[c], LAYOUTS[l]))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+
+    print(f"A = {args.a}, B = {args.b}; medians of {args.rounds} interleaved rounds\n")
+    print("| case | layout | A (s) | B (s) | B/A |")
+    print("|---|---|---|---|---|")
+    for c in cases:
+        for l in layouts:
+            a = statistics.median(times[(c, l, "a")])
+            b = statistics.median(times[(c, l, "b")])
+            print(f"| {c} | {l} | {a:.4g} | {b:.4g} | {b / a:.3f} |")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"a": args.a, "b": args.b, "rounds": args.rounds,
+                       "times": {f"{c}/{l}/{s}": v for (c, l, s), v in times.items()}}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
