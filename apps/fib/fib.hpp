@@ -29,6 +29,11 @@ constexpr std::uint64_t fib_calls(int n) { return 2 * fib_reference(n + 1) - 1; 
 // creates exactly fib_calls(n) tasks. Call inside a heist::Runtime.
 std::uint64_t fib_heist(int n, int cutoff);
 
+// Lace's shape (--style call): each call with n >= 2 spawns fib(n-1) as a
+// task, computes fib(n-2) by a plain call on its own stack, then waits — half
+// the tasks of fib_heist, and the spawn/sync pair Lace's benchmarks measure.
+std::uint64_t fib_heist_calls(int n, int cutoff);
+
 // The same computation with local closures (finish + async).
 std::uint64_t fib_heist_closures(int n, int cutoff);
 

@@ -2,6 +2,8 @@
 
 #include <heist/heist.hpp>
 
+#include <string>
+
 #include "common/task_io.hpp"
 
 namespace heist::apps::fib {
@@ -28,6 +30,27 @@ void fib_body(const FibIn& in, std::uint64_t* out) {
   std::uint64_t x, y;
   heist::spawn(fib_task, FibIn{in.n - 1, in.cutoff}, &x);
   heist::spawn(fib_task, FibIn{in.n - 2, in.cutoff}, &y);
+  heist::wait();
+  *out = x + y;
+}
+
+// --style call, Lace's shape: spawn one child, compute the other by a plain
+// call on this worker's stack, then wait for the spawned one.
+void fib_call_body(const FibIn& in, std::uint64_t* out);
+const auto fib_call_task = heist::register_task<fib_call_body>("apps.fib.call");
+
+void fib_call_body(const FibIn& in, std::uint64_t* out) {
+  if (in.n < 2) {
+    *out = static_cast<std::uint64_t>(in.n);
+    return;
+  }
+  if (in.n < in.cutoff) {
+    *out = fib_sequential(in.n);
+    return;
+  }
+  std::uint64_t x, y;
+  heist::spawn(fib_call_task, FibIn{in.n - 1, in.cutoff}, &x);
+  fib_call_body(FibIn{in.n - 2, in.cutoff}, &y);
   heist::wait();
   *out = x + y;
 }
@@ -62,14 +85,22 @@ std::uint64_t fib_heist(int n, int cutoff) {
   return result;
 }
 
+std::uint64_t fib_heist_calls(int n, int cutoff) {
+  std::uint64_t result = 0;
+  heist::spawn(fib_call_task, FibIn{n, cutoff}, &result);
+  heist::wait();
+  return result;
+}
+
 std::uint64_t fib_heist_closures(int n, int cutoff) {
   std::uint64_t result = 0;
   heist::finish([&] { heist::async([&] { result = fib_closure(n, cutoff); }); });
   return result;
 }
 
-std::vector<TaskIo> fib_task_io(bool closures) {
-  if (closures) return {closure_io_of<FibClosure>("fib closure (local-only async)")};
+std::vector<TaskIo> fib_task_io(const std::string& style) {
+  if (style == "closure") return {closure_io_of<FibClosure>("fib closure (local-only async)")};
+  if (style == "call") return {task_io_of(fib_call_task, "apps.fib.call")};
   return {task_io_of(fib_task, "apps.fib")};
 }
 
