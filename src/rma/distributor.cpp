@@ -162,7 +162,7 @@ void Distributor::begin_region() {
   session_.set_in_region(true);
   ++generation_;
   reported_ = false;
-  next_done_check_ns_ = 0;
+  done_check_.reset();
   active_.store(true, std::memory_order_relaxed);  // read by this process's workers, which start after activate()
 }
 
@@ -220,10 +220,8 @@ bool Distributor::region_done(sched::Worker& w) {
       window_.fetch_add_sync(0, WindowLayout::kRegionsDone, 1, p.comm);
       reported_ = true;
     }
-    const std::int64_t now = platform::now_ns();
-    if (now < next_done_check_ns_) return false;
-    next_done_check_ns_ = now + kDoneCheckNs;
-    return window_.read_sync(0, WindowLayout::kRegionsDone, p.comm) >= static_cast<std::uint64_t>(ranks_) * generation_;
+    if (!done_check_.due(platform::now_ns(), kDoneCheckNs)) return false;
+    return policy::PollPlan::region_over(window_.read_sync(0, WindowLayout::kRegionsDone, p.comm), ranks_, generation_);
   });
 }
 
@@ -234,38 +232,32 @@ void Distributor::poll(sched::Worker& w) {
     PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
     flush_pending(p);
     drain_inbox(w, p);
-    // This worker's load: its queued tasks, and the one it runs if it is not searching.
-    p.load.store(static_cast<std::uint32_t>(w.queued()) + (w.searching() ? 0u : 1u), std::memory_order_relaxed);
+    p.load.store(policy::worker_load(w.queued(), !w.searching()), std::memory_order_relaxed);
     std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
     if (!lock.owns_lock()) return;
-    if (success_only_ || push_) answer_doorbell(w, p);
-    if (success_only_) {
+    if (plan_.drains_mailbox()) answer_doorbell(w, p);
+    if (plan_.locality().success_only) {
       const std::uint32_t load = process_load();
-      if ((load > 0) != (published_ > 0) || published_ == 0xFFFFFFFFu) publish_load(p, load);
+      if (plan_.publish_at_poll(load, published_)) publish_load(p, load);
     }
-    if (push_) push_step(w, p);
-    if (!one_sided_thieves_ || !protocol_->dry(p.comm)) return;
+    if (plan_.locality().push) push_step(w, p);
+    if (!plan_.watches_public_queue() || !protocol_->dry(p.comm)) return;
     const bool asked = protocol_->asked();
-    if (w.queued() >= 1) {
-      const std::uint32_t released = release_from(w, p);
-      if (released > 0 && asked)
-        reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
-      // Nothing that may leave the process (only closures, and continuations
-      // under work-first): as with an empty deque, queue work at the next spawn.
-      else if (released == 0 && asked && protocol_->room() > 0)
-        w.want_work();
-    } else if (asked) {
-      w.want_work();  // queue work at the next spawn; the next poll releases it
-    }
+    const policy::DryStep dry = policy::PollPlan::on_dry(asked, w.queued());
+    if (dry.want_work) w.want_work();  // queue work at the next spawn; the next poll releases it
+    if (!dry.release) return;
+    const std::uint32_t released = release_from(w, p);
+    const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked, protocol_->room());
+    if (after.reserve) reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
+    // Nothing that may leave the process (only closures, and continuations
+    // under work-first): as with an empty deque, queue work at the next spawn.
+    if (after.want_work) w.want_work();
   });
 }
 
 std::uint32_t Distributor::release_from(sched::Worker& w, PerWorker& p) {
-  const std::uint32_t room = protocol_->room();
-  if (room == 0) return 0;
-  const auto half = static_cast<std::uint32_t>((w.queued() + 1) / 2);
-  std::uint32_t offer = std::min(room, half);
-  if (sws_offer_cap_ > 0) offer = std::min(offer, sws_offer_cap_);
+  const std::uint32_t offer = plan_.offer(protocol_->room(), w.queued());
+  if (offer == 0) return 0;
   p.buffer.clear();
   const std::uint32_t n = w.take_oldest(offer, p.buffer, max_output());
   if (n == 0) return 0;
@@ -299,7 +291,9 @@ std::uint32_t Distributor::reclaim(sched::Worker& w) {
   return or_abort([&]() -> std::uint32_t {
     // Tasks this process offered and nobody took, unless they are still
     // reserved for the thief of another rank that asked for them.
-    if (!protocol_->offering() || platform::now_ns() < reserved_until_ns_.load(std::memory_order_relaxed)) return 0;
+    if (!policy::PollPlan::may_reclaim(protocol_->offering(), platform::now_ns(),
+                                       reserved_until_ns_.load(std::memory_order_relaxed)))
+      return 0;
     PerWorker& p = per_worker_[static_cast<std::size_t>(w.id())];
     std::unique_lock<std::mutex> lock(owner_, std::try_to_lock);
     if (!lock.owns_lock()) return 0;

@@ -67,7 +67,7 @@
 #include "heist/stats.hpp"
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
-#include "policy/push_balance.hpp"
+#include "policy/poll_plan.hpp"
 #include "sched/remote_work.hpp"
 
 namespace heist::sched {
@@ -128,9 +128,7 @@ class Distributor final : public sched::RemoteWork {
   // Tasks released to the public queue (0: none may leave, or the queue is full).
   std::uint32_t release_from(sched::Worker& w, PerWorker& p);
   std::uint32_t accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from);
-  policy::Level level_of(int rank) const noexcept {
-    return node_of(rank) == node_of(rank_) ? policy::Level::node : policy::Level::machine;
-  }
+  policy::Level level_of(int rank) const noexcept { return policy::rank_level(node_of(rank) == node_of(rank_)); }
   // ---- locality (distributor_locality.cpp) ----
   void setup_locality();
   std::uint32_t process_load() const noexcept;
@@ -176,25 +174,21 @@ class Distributor final : public sched::RemoteWork {
 
   // Locality (set up at construction, then read-only unless noted).
   policy::ChunkPolicy chunk_;
-  bool success_only_ = false;
-  bool push_ = false;
-  bool one_sided_thieves_ = false;  // another rank may steal from this process's public queue
-  std::uint32_t sws_offer_cap_ = 0;  // SWS: tasks per offer, at most (0: no cap)
+  policy::PollPlan plan_;  // the decisions of a poll (policy/poll_plan.hpp)
   std::vector<int> board_hosts_;     // each node's first rank: it holds that node's board
   int board_host_ = 0;               // this rank's node's
   std::vector<std::atomic<bool>> requested_;       // [rank]: this process has a request queued there
   std::atomic<bool> remote_busy_{false};            // --remote-steal sequential: a worker steals from other ranks
-  policy::PushThresholds push_thresholds_;
   // Owner lock:
-  std::vector<std::uint64_t> served_;  // [rank]: its requests answered
+  policy::RequestBook requests_;  // other ranks' requests here, asked and answered
   std::uint64_t doorbell_seen_ = 0;
   bool requests_waiting_ = false;      // a request could not be answered yet
-  std::uint32_t published_ = 0xFFFFFFFFu;  // the load last advertised (none yet)
-  std::int64_t next_push_ns_ = 0;
+  std::uint32_t published_ = policy::kNothingPublished;  // the load last advertised
+  policy::Pacer<std::int64_t> push_pacer_;
   std::atomic<bool> active_{false};
   std::uint64_t generation_ = 0;
   bool reported_ = false;             // worker 0: this region's drain counted
-  std::int64_t next_done_check_ns_ = 0;
+  policy::Pacer<std::int64_t> done_check_;  // worker 0: reads of rank 0's termination count
 
   // Progress thread (--progress thread).
   int progress_period_us_;

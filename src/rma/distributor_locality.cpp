@@ -27,42 +27,19 @@ namespace heist::rma {
 
 void Distributor::setup_locality() {
   const Options& o = sched_.options();
-  success_only_ = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal;
-  push_ = o.balance == BalanceMode::push;
   bool same_node_peers = false, other_nodes = false;
   for (int r = 0; r < ranks_; ++r) {
     if (r == rank_) continue;
     (node_of(r) == node_of(rank_) ? same_node_peers : other_nodes) = true;
   }
-  // Who may steal one-sidedly from this process's public queue.
-  const bool node_thieves = !push_ && same_node_peers;
-  const bool machine_thieves = !push_ && !success_only_ && other_nodes;
-  one_sided_thieves_ = node_thieves || machine_thieves;
-  // SWS: the thief's block is the protocol's (block i of the steal-half
-  // sequence of the offer, at most half of it); offering at most 2k tasks
-  // keeps every block within k when each remote level asks for at most k.
-  if (o.protocol == StealProtocolKind::sws) {
-    std::uint32_t cap = 0;
-    for (const auto& [present, level] : {std::pair{node_thieves, policy::Level::node},
-                                         std::pair{machine_thieves, policy::Level::machine}}) {
-      if (!present) continue;
-      const std::uint32_t k = chunk_.at(level);
-      if (k == ChunkSpec::kHalf) {
-        cap = 0;
-        break;
-      }
-      cap = std::max(cap, 2 * k);
-    }
-    sws_offer_cap_ = cap;
-  }
+  plan_ = policy::PollPlan(policy::plan_locality(o, chunk_, same_node_peers, other_nodes), chunk_, layout_.mailbox_slots);
   for (int r = 0; r < ranks_; ++r) {  // node ids follow each node's lowest rank (machine_map.hpp)
     if (node_of(r) == static_cast<int>(board_hosts_.size())) board_hosts_.push_back(r);
   }
   board_host_ = board_hosts_[static_cast<std::size_t>(node_of(rank_))];
   requested_ = std::vector<std::atomic<bool>>(static_cast<std::size_t>(ranks_));
-  served_.assign(static_cast<std::size_t>(ranks_), 0);
+  requests_ = policy::RequestBook(ranks_);
   for (PerWorker& p : per_worker_) p.words.resize(static_cast<std::size_t>(ranks_));
-  push_thresholds_ = {o.push.min_tasks, o.push.min_imbalance, o.push.min_ratio, o.push.share, o.push.max_tasks};
 }
 
 std::uint32_t Distributor::process_load() const noexcept {
@@ -118,42 +95,36 @@ void Distributor::answer_doorbell(sched::Worker& w, PerWorker& p) {
   if (rung == doorbell_seen_ && !requests_waiting_) return;
   doorbell_seen_ = rung;
   drain_mailbox(w, p);
-  if (success_only_) serve_requests(w, p);
+  if (plan_.locality().success_only) serve_requests(w, p);
 }
 
 void Distributor::serve_requests(sched::Worker& w, PerWorker& p) {
   window_.read_words_sync(rank_, layout_.requests(0), p.words.data(), ranks_, p.comm);
-  requests_waiting_ = false;
-  for (int t = 0; t < ranks_; ++t) {
-    if (p.words[static_cast<std::size_t>(t)] == served_[static_cast<std::size_t>(t)]) continue;
-    // A request of rank t waits: answer it now, or queue the next spawn to.
-    const auto queued = static_cast<std::uint32_t>(w.queued());
-    const std::uint32_t n = std::min(chunk_.take(queued, level_of(t)), mailbox_.max_batch() / 2);
+  for (int t = 0; t < ranks_; ++t) requests_.set_asked(t, p.words[static_cast<std::size_t>(t)]);
+  // A request of rank t waits: answer it now, or queue the next spawn to.
+  requests_waiting_ = !policy::serve_requests(requests_, [&](int t) {
+    const std::uint32_t n = plan_.answer_size(w.queued(), w.searching(), level_of(t));
     if (n == 0 || !send_tasks_to(t, MailKind::request, p, w, n)) {
       w.want_work();
-      requests_waiting_ = true;
-      return;
+      return false;
     }
-    ++served_[static_cast<std::size_t>(t)];
     ++w.stats_ref().requests_served;
-  }
+    return true;
+  });
 }
 
 // ---------------------------------------------------------------- push
 
 void Distributor::push_step(sched::Worker& w, PerWorker& p) {
-  const std::int64_t now = platform::now_ns();
-  if (now < next_push_ns_) return;
-  next_push_ns_ = now + std::int64_t{sched_.options().push.interval_us} * 1000;
+  if (!push_pacer_.due(platform::now_ns(), std::int64_t{sched_.options().push.interval_us} * 1000)) return;
   const std::uint32_t load = process_load();
-  if (load != published_) publish_load(p, load);
+  if (policy::PollPlan::publish_at_push(load, published_)) publish_load(p, load);
   read_board(p);
   std::vector<policy::RankLoad> loads;
   for (int r = 0; r < ranks_; ++r)
     loads.push_back({r, r == rank_ ? load : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)])});
-  for (const policy::PushTransfer& t : policy::plan_push(loads, push_thresholds_)) {
-    if (t.from != rank_) continue;
-    const std::uint32_t n = std::min({t.tasks, static_cast<std::uint32_t>(w.queued()), mailbox_.max_batch() / 2});
+  for (const policy::PushTransfer& t : plan_.pushes_from(rank_, loads)) {
+    const std::uint32_t n = plan_.push_size(t, w.queued());
     if (n > 0 && send_tasks_to(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
   }
 }
