@@ -88,11 +88,7 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
   w.clock += latency_to_rank(w.id, host);  // read the board
   ++result_.messages.blocking;
   ++result_.board_reads;
-  std::vector<policy::RankLoad> loads;
-  loads.reserve(board_.size());
-  for (int r = 0; r < machine_.ranks(); ++r)
-    loads.push_back({r, r == w.rank ? load : board_[static_cast<std::size_t>(r)]});
-  for (const policy::PushTransfer& t : plan_.pushes_from(w.rank, loads)) {
+  for (const policy::PushTransfer& t : plan_.pushes_from(w.rank, load, std::span<const std::uint32_t>(board_))) {
     const std::uint32_t n = plan_.push_size(t, w.deque.size());
     if (n > 0 && send_tasks(w, t.to, false, n)) ++result_.pushes;
   }

@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "policy/chunk_policy.hpp"
@@ -133,8 +134,15 @@ class PollPlan {
     const auto available = static_cast<std::uint32_t>(std::min<std::size_t>(spare, 0xFFFFFFFFu));
     return std::min(chunk_.take(available, level), mailbox_half_);
   }
-  // The transfers this rank sends, of those plan_push plans from `loads`.
-  std::vector<PushTransfer> pushes_from(int rank, const std::vector<RankLoad>& loads) const {
+  // The transfers this rank sends, of those plan_push plans from every
+  // rank's load as read on the board ([rank]), with this rank's own `load`
+  // (fresher than its board entry) in place of its entry.
+  template <class Word>
+  std::vector<PushTransfer> pushes_from(int rank, std::uint32_t load, std::span<const Word> board) const {
+    std::vector<RankLoad> loads;
+    loads.reserve(board.size());
+    for (std::size_t r = 0; r < board.size(); ++r)
+      loads.push_back({static_cast<int>(r), static_cast<int>(r) == rank ? load : static_cast<std::uint32_t>(board[r])});
     std::vector<PushTransfer> mine;
     for (const PushTransfer& t : plan_push(loads, locality_.push_thresholds))
       if (t.from == rank) mine.push_back(t);

@@ -114,11 +114,8 @@ void MailboxBalance::push_step(sched::Worker& w, PerWorker& p) {
   const std::uint32_t load = process_load();
   if (policy::PollPlan::publish_at_push(load, published_)) publish_load(p, load);
   read_board(p);
-  const int rank = ctx_.rank();
-  std::vector<policy::RankLoad> loads;
-  for (int r = 0; r < ctx_.ranks(); ++r)
-    loads.push_back({r, r == rank ? load : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)])});
-  for (const policy::PushTransfer& t : plan_.pushes_from(rank, loads)) {
+  const std::span<const std::uint64_t> board(p.words.data(), static_cast<std::size_t>(ctx_.ranks()));
+  for (const policy::PushTransfer& t : plan_.pushes_from(ctx_.rank(), load, board)) {
     const std::uint32_t n = plan_.push_size(t, w.queued());
     if (n > 0 && send_tasks_to(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
   }

@@ -192,16 +192,28 @@ TEST(PollPlan, SearchingWorkerKeepsOneTask) {
 
 TEST(PollPlan, PushesFromOnlyThisRanksTransfers) {
   const PollPlan p = poll_plan(BalanceMode::push, VictimSpec::Kind::random, fixed(1), false, true, 16);
-  const std::vector<RankLoad> loads{{0, 20}, {1, 0}, {2, 10}, {3, 2}};
+  const std::vector<std::uint64_t> board{20, 0, 10, 2};
+  const std::span<const std::uint64_t> b(board);
   // Sorted: 0 (20), 2 (10), 3 (2), 1 (0): 0 -> 1 gets 10, 2 -> 3 gets 4.
-  const std::vector<PushTransfer> from0 = p.pushes_from(0, loads);
+  const std::vector<PushTransfer> from0 = p.pushes_from(0, 20u, b);
   ASSERT_EQ(from0.size(), 1u);
   EXPECT_EQ(from0[0], (PushTransfer{0, 1, 10}));
-  const std::vector<PushTransfer> from2 = p.pushes_from(2, loads);
+  const std::vector<PushTransfer> from2 = p.pushes_from(2, 10u, b);
   ASSERT_EQ(from2.size(), 1u);
   EXPECT_EQ(from2[0], (PushTransfer{2, 3, 4}));
-  EXPECT_TRUE(p.pushes_from(1, loads).empty());
-  EXPECT_TRUE(p.pushes_from(3, loads).empty());
+  EXPECT_TRUE(p.pushes_from(1, 0u, b).empty());
+  EXPECT_TRUE(p.pushes_from(3, 2u, b).empty());
+  // The rank's own load replaces its board entry: rank 1 now holds 30,
+  // the most, and pairs with rank 3 (the least): floor(28 / 2) = 14.
+  const std::vector<std::uint32_t> narrow{20, 0, 10, 2};
+  const std::vector<PushTransfer> from1 = p.pushes_from(1, 30u, std::span<const std::uint32_t>(narrow));
+  ASSERT_EQ(from1.size(), 1u);
+  EXPECT_EQ(from1[0], (PushTransfer{1, 3, 14}));
+  EXPECT_EQ(p.push_size(from1[0], 100), 8u) << "half the mailbox at most";
+  // Rank 0 plans with its own copy of the board, where rank 1 still holds 0.
+  const std::vector<PushTransfer> from0b = p.pushes_from(0, 20u, std::span<const std::uint32_t>(narrow));
+  ASSERT_EQ(from0b.size(), 1u);
+  EXPECT_EQ(from0b[0], (PushTransfer{0, 1, 10}));
   EXPECT_EQ(p.push_size(from0[0], 100), 8u) << "half the mailbox at most";
   EXPECT_EQ(p.push_size(from0[0], 5), 5u) << "what is queued at most";
   EXPECT_EQ(p.push_size(from2[0], 100), 4u);
