@@ -17,6 +17,7 @@
 
 #include "commands.hpp"
 #include "common/app.hpp"
+#include "sim/default_costs.hpp"
 #include "sim/report.hpp"
 #include "sim/simulate.hpp"
 #include "sim_calibrate.hpp"
@@ -126,6 +127,10 @@ void print_summary(const nlohmann::json& r) {
   std::printf("machine: %d node(s) x %d socket(s) x %d core(s), %d rank(s) of %d worker(s)\n", m["nodes"].get<int>(),
               m["sockets"].get<int>(), m["cores_per_socket"].get<int>(), m["ranks"].get<int>(),
               m["workers"].get<int>() / m["ranks"].get<int>());
+  const nlohmann::json& c = r["costs"];
+  std::printf("task costs (%s): inline %.3g ns, queued %.3g ns, sequential %.3g ns\n",
+              c.value("source", "?").c_str(), c["inline_ns"].get<double>(), c["queued_ns"].get<double>(),
+              c["sequential_ns"].get<double>());
   std::printf("simulated time %.6f s, tasks %llu", r["time_s"].get<double>(),
               static_cast<unsigned long long>(r["result"].get<std::uint64_t>()));
   if (r.contains("speedup"))
@@ -158,6 +163,7 @@ int run_sim(SimState& s) {
   std::optional<sim::AnyWorkload> workload;
   std::vector<int> sweep;
   nlohmann::json params;
+  std::string costs_source;  // default, flags, file or calibrated: reported as costs.source
   try {
     app->check();
     params = app->params();
@@ -190,11 +196,25 @@ int run_sim(SimState& s) {
     if (s.backoff != "heist" && s.backoff != "none") throw std::invalid_argument("--backoff: heist or none");
     config.backoff = s.backoff == "heist" ? sim::BackoffModel::heist : sim::BackoffModel::none;
     const int cost_sources = (s.task_ns.empty() ? 0 : 1) + (s.costs_file.empty() ? 0 : 1) + (s.calibrate ? 1 : 0);
-    if (cost_sources != 1)
-      throw std::invalid_argument("give exactly one source of task costs: --task-ns NS[,QUEUED_NS], --costs FILE "
-                                  "(from --calibrate --costs-out FILE), or --calibrate");
-    if (!s.task_ns.empty()) config.costs = given_costs(s);
-    if (!s.costs_file.empty()) config.costs = load_costs(s.costs_file);
+    if (cost_sources > 1)
+      throw std::invalid_argument("give at most one source of task costs: --task-ns NS[,QUEUED_NS], --costs FILE "
+                                  "(from --calibrate --costs-out FILE), or --calibrate (none: the built-in costs)");
+    if (cost_sources == 0) {
+      const sim::TaskCosts* builtin = sim::default_costs(app->name());
+      if (builtin == nullptr)
+        throw std::invalid_argument(app->name() + " has no built-in task costs: give --task-ns, --costs or --calibrate");
+      config.costs = *builtin;
+      costs_source = "default";
+    }
+    if (!s.task_ns.empty()) {
+      config.costs = given_costs(s);
+      costs_source = "flags";
+    }
+    if (!s.costs_file.empty()) {
+      config.costs = load_costs(s.costs_file);
+      costs_source = "file";
+    }
+    if (s.calibrate) costs_source = "calibrated";
     if (s.sequential_ns >= 0 && s.task_ns.empty())
       throw std::invalid_argument("--sequential-ns goes with --task-ns");
     if (!s.sweep.empty()) sweep = parse_int_list(s.sweep, "--sweep-nodes");
@@ -230,7 +250,8 @@ int run_sim(SimState& s) {
   }
   if (sweep.empty()) {
     const sim::SimResult r = sim::simulate(*workload, config);
-    const nlohmann::json report = sim::report_json(app->name(), params, config, r, one);
+    nlohmann::json report = sim::report_json(app->name(), params, config, r, one);
+    report["costs"]["source"] = costs_source;
     if (s.json) std::cout << report.dump() << std::endl;
     else print_summary(report);
     return 0;
@@ -249,7 +270,8 @@ int run_sim(SimState& s) {
     sim::SimConfig point = config;
     point.machine.nodes = sweep[i];
     const sim::SimResult r = sim::simulate(*workload, point);
-    const nlohmann::json report = sim::report_json(app->name(), params, point, r, one);
+    nlohmann::json report = sim::report_json(app->name(), params, point, r, one);
+    report["costs"]["source"] = costs_source;
     if (s.json) std::cout << report.dump() << std::endl;
     if (csv.is_open()) {
       const nlohmann::json& t = report["steal_totals"];
@@ -274,7 +296,10 @@ int run_sim(SimState& s) {
 std::function<int()> add_sim_command(CLI::App& root) {
   auto state = std::make_shared<SimState>();
   SimState& s = *state;
-  CLI::App* cmd = root.add_subcommand("sim", "simulate heist's scheduler on a modelled machine (docs/simulator.md)");
+  CLI::App* cmd = root.add_subcommand(
+      "sim",
+      "simulate heist's scheduler on a modelled machine (docs/simulator.md); task costs: the app's built-in ones "
+      "unless --task-ns, --costs or --calibrate is given");
   cmd->require_subcommand(1);
   cmd->add_option("--cores-per-socket", s.machine.cores_per_socket, "cores of a socket")->capture_default_str();
   cmd->add_option("--sockets", s.machine.sockets, "sockets of a node")->capture_default_str();
@@ -282,7 +307,9 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--latency-us", s.latency,
                   "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: HotSLAW §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
-  cmd->add_option("--task-ns", s.task_ns, "given task cost: INLINE[,QUEUED] nanoseconds");
+  cmd->add_option("--task-ns", s.task_ns,
+                  "given task cost: INLINE[,QUEUED] nanoseconds. Without --task-ns, --costs or --calibrate: the app's "
+                  "built-in costs, measured on the project's 2-core VM (sim/default_costs.hpp)");
   cmd->add_option("--sequential-ns", s.sequential_ns, "given cost of one sequential-kernel node below a cutoff (ns)");
   cmd->add_option("--costs", s.costs_file, "task costs from a calibration file (--calibrate --costs-out FILE)");
   cmd->add_flag("--calibrate", s.calibrate, "measure the task costs by running the real app on one worker first");
