@@ -26,23 +26,6 @@ namespace heist::cli {
 
 namespace {
 
-// Runtime options the simulated workers honour (the rest of the option
-// table describes threads, stacks, MPI and progress, which the machine model
-// replaces; giving one is an error, never silently ignored).
-const char* const kModelled[] = {
-    "--policy",         "--queue-bound",     "--queue-demand",     "--chunk",          "--victim",
-    "--hvs-attempts",   "--slaw-s",          "--slaw-f",           "--slaw-int",       "--task-input-bytes",
-    "--deque-max-tasks", "--seed",           "--ranks-per-node",   "--protocol",       "--balance",
-    "--remote-steal",   "--push-min-tasks",  "--push-min-imbalance", "--push-min-ratio", "--push-share",
-    "--push-max-tasks", "--push-interval-us", "--mailbox-slots",   "--public-queue-slots", "--poll-interval",
-    "--poll-period-us", "--reacquire-delay-us", "--sws-empty-threshold"};
-
-bool modelled(const std::string& flag) {
-  for (const char* m : kModelled)
-    if (flag == m) return true;
-  return false;
-}
-
 struct SimState {
   sim::MachineSpec machine;
   std::string latency, bandwidth;  // "hop=value,..." overrides
@@ -168,18 +151,10 @@ int run_sim(SimState& s) {
     app->check();
     params = app->params();
     workload = sim::make_workload(app->name(), params);
-    for (const auto& [flag, value] : s.runtime_flags) {
-      if (!modelled(flag))
-        throw std::invalid_argument(flag + " is not modelled by the simulator (the machine options --cores-per-socket, "
-                                           "--sockets, --nodes, --ranks-per-node and --latency-us replace it)");
-      bool found = false;
-      for (const OptionSpec& spec : option_table())
-        if (flag == spec.flag) {
-          spec.set(config.options, value);
-          found = true;
-        }
-      if (!found) throw std::invalid_argument(flag + " is not available in this build");
-    }
+    // Only the simulated options are registered (add_sim_command), so every
+    // flag here is one the simulated workers honour.
+    for (const OptionSpec& spec : option_table())
+      if (auto it = s.runtime_flags.find(spec.flag); it != s.runtime_flags.end()) spec.set(config.options, it->second);
     // --ranks-per-node: the runtime's virtual nodes of that many ranks; here
     // the layout of the simulated ranks (default: one process per node).
     if (config.options.ranks_per_node > 0) s.machine.ranks_per_node = config.options.ranks_per_node;
@@ -322,10 +297,13 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/sim_plot.py)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
+  // The runtime options the simulator models; the others (threads, stacks,
+  // MPI, tracing, ...) are unknown options here, like any misspelt flag.
   for (const OptionSpec& spec : option_table()) {
+    if (!spec.simulated) continue;
     cmd->add_option_function<std::string>(
         spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },
-        std::string(spec.help) + (modelled(spec.flag) ? "" : " [not modelled: an error here]"));
+        spec.help);
   }
   for (const apps::AppEntry& entry : apps::app_table()) {
     if (!sim::simulates(entry.name)) continue;

@@ -19,6 +19,11 @@ struct OptionSpec {
   std::string (*get)(const Options&);
   // Parses and validates `value`; throws OptionError("<flag>: <why>").
   void (*set)(Options&, const std::string& value);
+  // Whether the simulator (`heist sim`, sim/) models the option: the
+  // simulated workers honour it with the runtime's meaning. Only these are
+  // options of `heist sim`; the rest (threads, stacks, MPI, progress,
+  // tracing, fault injection) describe what its machine model replaces.
+  bool simulated = false;
 };
 
 std::span<const OptionSpec> option_table() noexcept;
