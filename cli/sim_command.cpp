@@ -21,6 +21,7 @@
 #include "sim/report.hpp"
 #include "sim/simulate.hpp"
 #include "sim_calibrate.hpp"
+#include "stats/stats_json.hpp"
 
 namespace heist::cli {
 
@@ -105,7 +106,7 @@ void progress(int done, int total, double elapsed_s, const std::string& what) {
 }
 
 void print_summary(const nlohmann::json& r) {
-  std::printf("%s (simulated)  params %s\n", r["app"].get<std::string>().c_str(), r["params"].dump().c_str());
+  std::printf("%s (simulated)  %s\n", r["app"].get<std::string>().c_str(), stats::params_text(r["params"]).c_str());
   const nlohmann::json& m = r["machine"];
   std::printf("machine: %d node(s) x %d socket(s) x %d core(s), %d rank(s) of %d worker(s)\n", m["nodes"].get<int>(),
               m["sockets"].get<int>(), m["cores_per_socket"].get<int>(), m["ranks"].get<int>(),
@@ -192,6 +193,10 @@ int run_sim(SimState& s) {
     if (s.calibrate) costs_source = "calibrated";
     if (s.sequential_ns >= 0 && s.task_ns.empty())
       throw std::invalid_argument("--sequential-ns goes with --task-ns");
+    // The options in `params`, keyed as `heist bench --json` keys them (one
+    // schema: stats::options_json), and the simulator's own behaviour option.
+    params.update(stats::options_json(config.options, true));
+    params["backoff"] = to_string(config.backoff);
     if (!s.sweep.empty()) sweep = parse_int_list(s.sweep, "--sweep-nodes");
     if (!s.csv.empty() && sweep.empty()) throw std::invalid_argument("--csv writes a sweep: give --sweep-nodes");
   } catch (const std::invalid_argument& e) {

@@ -44,8 +44,8 @@ std::size_t median_index(const std::vector<Timed>& runs) {
 
 void print_summary(std::ostream& out, const nlohmann::json& report) {
   char line[256];
-  out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  params "
-      << report["params"].dump() << "\n";
+  out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  "
+      << stats::params_text(report["params"]) << "\n";
   std::snprintf(line, sizeof line, "result %s  verified %s  ranks %d  workers %d  median %.6f s over %zu run(s)\n",
                 report["result"].dump().c_str(), report["verified"].get<bool>() ? "yes" : "NO",
                 report["ranks"].get<int>(), report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
@@ -156,26 +156,9 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   report["impl"] = settings.sequential ? "seq" : "heist";
   nlohmann::json params = app.params();
   if (!settings.sequential) {
-    params["policy"] = to_string(runtime_options.policy);
-    params["queue_bound"] = runtime_options.queue_bound;
-    params["chunk"] = to_string(runtime_options.chunk);
-    params["victim"] = to_string(runtime_options.victim.kind);
-    params["hvs_attempts"] = to_string(runtime_options.victim.hvs);
-    params["hierarchy"] = to_string(runtime_options.hierarchy);
+    // Every runtime option, keyed as in `heist sim --json` (stats::options_json).
+    params.update(stats::options_json(runtime_options, false));
     params["mode"] = settings.mode == RunMode::pool ? "pool" : "root";
-    if (ranks > 1) {
-      params["protocol"] = to_string(runtime_options.protocol);
-      params["balance"] = to_string(runtime_options.balance);
-      params["remote_steal"] = to_string(runtime_options.remote_steal);
-      params["ranks_per_node"] = runtime_options.ranks_per_node;
-      params["inter_node_delay_us"] = runtime_options.inter_node_delay_us;
-      if (runtime_options.balance == BalanceMode::push) {
-        const PushOptions& push = runtime_options.push;
-        params["push"] = {{"min_tasks", push.min_tasks},   {"min_imbalance", push.min_imbalance},
-                          {"min_ratio", push.min_ratio},   {"share", push.share},
-                          {"max_tasks", push.max_tasks},   {"interval_us", push.interval_us}};
-      }
-    }
   }
   report["params"] = params;
   report["ranks"] = ranks;

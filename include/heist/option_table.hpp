@@ -28,4 +28,9 @@ struct OptionSpec {
 
 std::span<const OptionSpec> option_table() noexcept;
 
+// The option's key in the `params` object of `heist bench --json` and
+// `heist sim --json`: its long flag without the dashes, '-' -> '_'
+// ("--victim" -> "victim", "--slaw-s" -> "slaw_s").
+std::string option_key(const OptionSpec& spec);
+
 }  // namespace heist

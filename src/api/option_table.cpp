@@ -309,6 +309,14 @@ const OptionSpec kTable[] = {
 
 std::span<const OptionSpec> option_table() noexcept { return kTable; }
 
+std::string option_key(const OptionSpec& spec) {
+  std::string key(spec.flag);
+  key.erase(0, key.find_first_not_of('-'));
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return key;
+}
+
 Options Options::from_env() {
   Options options;
   for (const OptionSpec& spec : kTable) {
