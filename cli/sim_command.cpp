@@ -21,6 +21,7 @@
 #include "sim/report.hpp"
 #include "sim/simulate.hpp"
 #include "sim_calibrate.hpp"
+#include "stats/human_number.hpp"
 #include "stats/stats_json.hpp"
 
 namespace heist::cli {
@@ -99,10 +100,19 @@ sim::TaskCosts given_costs(const SimState& s) {
 void progress(int done, int total, double elapsed_s, const std::string& what) {
   constexpr int kWidth = 30;
   const int filled = total > 0 ? done * kWidth / total : kWidth;
-  std::fprintf(stderr, "\r[%s%s] %d/%d  %.1f s  %s   ", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total, elapsed_s, what.c_str());
+  std::fprintf(stderr, "\r[%s%s] %d/%d  %s s  %s   ", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total,
+               stats::human_number(elapsed_s, 3).c_str(), what.c_str());
   if (done == total) std::fprintf(stderr, "\n");
   std::fflush(stderr);
+}
+
+// Numbers for people: 4 significant digits (stats::human_number); the JSON keeps them all.
+std::string num(const nlohmann::json& v) { return stats::human_number(v.get<double>()); }
+
+std::string costs_text(const nlohmann::json& c) {
+  return "inline " + num(c["inline_ns"]) + " ns, queued " + num(c["queued_ns"]) + " ns, sequential " +
+         num(c["sequential_ns"]) + " ns";
 }
 
 void print_summary(const nlohmann::json& r) {
@@ -112,14 +122,12 @@ void print_summary(const nlohmann::json& r) {
               m["sockets"].get<int>(), m["cores_per_socket"].get<int>(), m["ranks"].get<int>(),
               m["workers"].get<int>() / m["ranks"].get<int>());
   const nlohmann::json& c = r["costs"];
-  std::printf("task costs (%s): inline %.3g ns, queued %.3g ns, sequential %.3g ns\n",
-              c.value("source", "?").c_str(), c["inline_ns"].get<double>(), c["queued_ns"].get<double>(),
-              c["sequential_ns"].get<double>());
-  std::printf("simulated time %.6f s, tasks %llu", r["time_s"].get<double>(),
+  std::printf("task costs (%s): %s\n", c.value("source", "?").c_str(), costs_text(c).c_str());
+  std::printf("simulated time %s s, tasks %llu", num(r["time_s"]).c_str(),
               static_cast<unsigned long long>(r["result"].get<std::uint64_t>()));
   if (r.contains("speedup"))
-    std::printf(", speedup %.2f over one worker (%.6f s), efficiency %.3f", r["speedup"].get<double>(),
-                r["t1_s"].get<double>(), r["efficiency"].get<double>());
+    std::printf(", speedup %s over one worker (%s s), efficiency %s", num(r["speedup"]).c_str(), num(r["t1_s"]).c_str(),
+                num(r["efficiency"]).c_str());
   std::printf("\nsteals        attempts      steals      failed       tasks\n");
   for (const char* level : {"cache", "numa", "socket", "process", "node", "machine"}) {
     if (r["steals"][level]["attempts"].get<std::uint64_t>() == 0) continue;
@@ -132,9 +140,8 @@ void print_summary(const nlohmann::json& r) {
   std::printf("messages: %llu blocking, %llu non-blocking, %llu bytes; %llu in-process ops\n",
               msg["blocking"].get<unsigned long long>(), msg["nonblocking"].get<unsigned long long>(),
               msg["bytes"].get<unsigned long long>(), msg["in_process_ops"].get<unsigned long long>());
-  std::printf("simulator: %llu events, %.3f s wall, %.2e tasks/s\n",
-              r["simulator"]["events"].get<unsigned long long>(), r["simulator"]["wall_s"].get<double>(),
-              r["simulator"]["tasks_per_wall_s"].get<double>());
+  std::printf("simulator: %llu events, %s s wall, %s tasks/s\n", r["simulator"]["events"].get<unsigned long long>(),
+              num(r["simulator"]["wall_s"]).c_str(), num(r["simulator"]["tasks_per_wall_s"]).c_str());
 }
 
 int run_sim(SimState& s) {
@@ -210,7 +217,7 @@ int run_sim(SimState& s) {
     const Calibration c = calibrate(*app, real, *workload, s.calibrate_repeat, std::cerr);
     config.costs = c.costs;
     const nlohmann::json cj = calibration_json(c, app->name(), params);
-    std::cerr << "calibration: " << cj["costs"].dump() << "\n";
+    std::cerr << "calibration: " << costs_text(cj["costs"]) << "\n";
     if (!s.costs_out.empty()) {
       std::ofstream out(s.costs_out);
       out << cj.dump(2) << "\n";
@@ -263,9 +270,10 @@ int run_sim(SimState& s) {
           << r.wall_s << '\n';
     }
     if (!s.json)
-      std::printf("%s%d nodes (%d workers): %.6f s simulated, speedup %.2f, efficiency %.3f\n", i == 0 ? "\n" : "",
-                  sweep[i], point.machine.workers(), r.time_s, report.value("speedup", 0.0),
-                  report.value("efficiency", 0.0));
+      std::printf("%s%d nodes (%d workers): %s s simulated, speedup %s, efficiency %s\n", i == 0 ? "\n" : "",
+                  sweep[i], point.machine.workers(), stats::human_number(r.time_s).c_str(),
+                  stats::human_number(report.value("speedup", 0.0)).c_str(),
+                  stats::human_number(report.value("efficiency", 0.0)).c_str());
   }
   progress(static_cast<int>(sweep.size()), static_cast<int>(sweep.size()), elapsed(), "done");
   return 0;
