@@ -307,7 +307,7 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--costs-out", s.costs_out, "write the calibration to this file");
   cmd->add_option("--backoff", s.backoff, "idle back-off: heist (the runtime's) or none")->capture_default_str();
   cmd->add_option("--sweep-nodes", s.sweep, "simulate for each node count in this list, e.g. 1,2,4,8");
-  cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/sim_plot.py)");
+  cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/plot.py sim-sweep)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
   // The runtime options the simulator models; the others (threads, stacks,
