@@ -2,7 +2,8 @@
 """No upward #include between heist's layers (ctest: layers.no_upward_include).
 
 Every `#include "X/..."` in src/<layer>/ must name the layer itself, a layer
-it may use (cmake/layers.txt), or the public headers (heist/).
+it may use (cmake/layers.txt), or the public headers (heist/); a folder of
+src/ that is not a layer is reported too.
 
   check_layer_includes.py LAYERS_TXT SRC_DIR
   check_layer_includes.py --self-test LAYERS_TXT   (shows the check can fail)
@@ -34,7 +35,11 @@ def violations(layers_txt, src):
                 if target == "heist" or target == layer or target in allowed[layer]:
                     continue
                 if target not in allowed:
-                    continue  # not a layer (a system or third-party folder)
+                    if (pathlib.Path(src) / target).is_dir():
+                        line = text.count("\n", 0, m.start()) + 1
+                        found.append(f"{path}:{line}: includes {target}/, a folder of src/ that is not a layer "
+                                     "(add it to cmake/layers.txt)")
+                    continue  # otherwise not heist's (a system or third-party folder)
                 line = text.count("\n", 0, m.start()) + 1
                 found.append(f"{path}:{line}: layer {layer} includes {target}/, which it does not link "
                              f"(it may use: {', '.join(sorted(allowed[layer])) or 'nothing'})")
