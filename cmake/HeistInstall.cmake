@@ -1,13 +1,28 @@
-# Install rules and the exported CMake package: find_package(heist) then
-# target_link_libraries(app heist::heist).
+# Install rules and the exported CMake package:
+#
+#   find_package(heist)                   heist::heist  libheist.so: threads,
+#                                         one process; link interface Threads
+#   find_package(heist COMPONENTS mpi)    + heist::mpi  libheist_mpi.so: the
+#                                         between-process layer (src/rma)
+#
+# Boost.Context, hwloc and MPI are private dependencies of the shared
+# libraries (their DT_NEEDED), never in a consumer's link line. pkg-config:
+# heist.pc and heist-mpi.pc. tests/install checks all of it.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS heist EXPORT heistTargets
+install(TARGETS heist_shared EXPORT heistTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/heist DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT heistTargets NAMESPACE heist:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/heist)
+if(TARGET heist_mpi)
+  install(TARGETS heist_mpi EXPORT heistMpiTargets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(EXPORT heistMpiTargets NAMESPACE heist:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/heist)
+endif()
 
 configure_package_config_file(cmake/heistConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/heistConfig.cmake
@@ -16,6 +31,17 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/heistConfigVersion.
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heistConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/heistConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/heist)
+
+# pkg-config: paths relative to ${pcfiledir}, so the installed tree can move.
+file(RELATIVE_PATH heist_pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" heist_pc_to_prefix "${heist_pc_to_prefix}")
+configure_file(cmake/heist.pc.in ${CMAKE_CURRENT_BINARY_DIR}/heist.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(TARGET heist_mpi)
+  configure_file(cmake/heist-mpi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/heist-mpi.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heist-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
+
 if(TARGET heist-cli)
   install(TARGETS heist-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

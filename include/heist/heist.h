@@ -15,6 +15,8 @@
 #ifndef HEIST_H
 #define HEIST_H
 
+#include "heist/detail/mpi_link.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -31,6 +31,7 @@
 #include <utility>
 
 #include "heist/detail/abi.hpp"
+#include "heist/detail/mpi_link.h"
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
 
@@ -46,9 +47,7 @@ namespace heist {
 
 namespace sched {
 class Scheduler;
-}
-namespace rma {
-class Distributor;
+class ProcessBalancer;
 }
 
 // The runtime of this process. One at a time; the creating thread becomes
@@ -64,6 +63,10 @@ class Runtime {
   int workers() const noexcept;  // in this process
   int rank() const noexcept;     // this process's MPI rank (0 without MPI)
   int ranks() const noexcept;    // processes in the job (1 without MPI)
+  // MPI (several processes) needs the between-process layer: link heist::mpi
+  // (CMake: find_package(heist COMPONENTS mpi), target heist::mpi; pkg-config:
+  // heist-mpi). Without it the constructor throws OptionError when MPI is
+  // asked for (--mpi on, or a start by mpirun/srun with several processes).
   // Call between parallel regions. With several ranks it is collective and
   // rank 0 receives every rank's workers (WorkerStats::rank says whose).
   RunStats stats() const;
@@ -105,7 +108,9 @@ class Runtime {
   void run_region_impl(void (*body)(void*), void* ctx, bool seed, bool pool);
 
   std::unique_ptr<sched::Scheduler> scheduler_;
-  std::unique_ptr<rma::Distributor> distributor_;
+  // Between processes: set when the program links heist::mpi and the job has
+  // several ranks; null otherwise.
+  std::unique_ptr<sched::ProcessBalancer> balancer_;
 };
 
 // Index of the calling worker in [0, num_workers()), -1 outside the runtime.

@@ -4,13 +4,7 @@
 #include <string>
 
 #include "heist/heist.hpp"
-#ifdef HEIST_WITH_MPI
-#include "rma/distributor.hpp"
-#else
-namespace heist::rma {
-class Distributor {};  // built without MPI: Runtime::distributor_ stays null
-}  // namespace heist::rma
-#endif
+#include "sched/process_balancer.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
 #include "task/task_registry.hpp"
@@ -42,18 +36,18 @@ sched::Worker& await_drained(sched::Worker& w, detail::FinishScope& scope) {
 Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Scheduler>(options)) {
   g_scheduler = scheduler_.get();
   try {
-#ifdef HEIST_WITH_MPI
-    if (rma::wants_mpi(scheduler_->options())) {
-      rma::MpiSession& session = rma::MpiSession::get(scheduler_->options());
-      if (session.size() > 1) {
-        distributor_ = std::make_unique<rma::Distributor>(session, *scheduler_);
-        scheduler_->attach_remote(distributor_.get(), session.rank());
-      }
+    if (sched::ProcessBalancerFactory make_balancer = sched::process_balancer_factory()) {
+      balancer_ = make_balancer(*scheduler_);
+    } else if (scheduler_->options().mpi == MpiMode::on) {
+      throw OptionError(
+          "--mpi on: this program is not linked with heist's MPI layer; link the target heist::mpi "
+          "(find_package(heist COMPONENTS mpi)) or `pkg-config heist-mpi`");
+    } else if (scheduler_->options().mpi == MpiMode::automatic && sched::launcher_job_size() > 1) {
+      throw OptionError("heist: started by an MPI launcher with " + std::to_string(sched::launcher_job_size()) +
+                        " processes, but this program is not linked with heist's MPI layer; link the target "
+                        "heist::mpi (find_package(heist COMPONENTS mpi)) or `pkg-config heist-mpi`, "
+                        "or set HEIST_MPI=off to run each process alone");
     }
-#else
-    if (options.mpi == MpiMode::on)
-      throw OptionError("--mpi on: this heist was built without MPI (configure with -DHEIST_WITH_MPI=ON)");
-#endif
     const FaultInjection& kill = scheduler_->options().kill_rank;
     if (kill.rank >= ranks())
       throw OptionError("--kill-rank-after-ms: rank " + std::to_string(kill.rank) + " does not exist (the job has " +
@@ -68,31 +62,25 @@ Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Sc
 }
 
 Runtime::~Runtime() {
-  scheduler_.reset();     // joins the workers, which may still read the distributor until then
-  distributor_.reset();  // collective: every rank destroys its runtime
+  scheduler_.reset();     // joins the workers, which may still read the balancer until then
+  balancer_.reset();     // collective: every rank destroys its runtime
   g_scheduler = nullptr;
 }
 
 int Runtime::rank() const noexcept { return static_cast<int>(scheduler_->worker(0).rank()); }
 
 int Runtime::ranks() const noexcept {
-#ifdef HEIST_WITH_MPI
-  if (distributor_) return distributor_->ranks();
-#endif
+  if (balancer_) return balancer_->ranks();
   return 1;
 }
 
 std::uint64_t Runtime::sum_over_ranks(std::uint64_t value) const {
-#ifdef HEIST_WITH_MPI
-  if (distributor_) return distributor_->all_reduce(value, false);
-#endif
+  if (balancer_) return balancer_->all_reduce(value, false);
   return value;
 }
 
 std::uint64_t Runtime::max_over_ranks(std::uint64_t value) const {
-#ifdef HEIST_WITH_MPI
-  if (distributor_) return distributor_->all_reduce(value, true);
-#endif
+  if (balancer_) return balancer_->all_reduce(value, true);
   return value;
 }
 
@@ -100,18 +88,14 @@ void Runtime::run_region_impl(void (*body)(void*), void* ctx, bool seed, bool po
   sched::Worker& w = current_worker();
   if (&w != &scheduler_->worker(0))
     throw std::logic_error("heist: Runtime::root/pool are called by the thread that created the Runtime");
-#ifdef HEIST_WITH_MPI
-  if (distributor_) distributor_->begin_region();
-#endif
+  if (balancer_) balancer_->begin_region();
   w.run_region(body, ctx, seed, pool);
-#ifdef HEIST_WITH_MPI
-  if (distributor_) {
-    distributor_->end_region();
+  if (balancer_) {
+    balancer_->end_region();
     // A task that failed on any rank fails the region on every rank.
-    if (std::exception_ptr error = distributor_->agree_on_error(scheduler_->take_task_exception()))
+    if (std::exception_ptr error = balancer_->agree_on_error(scheduler_->take_task_exception()))
       std::rethrow_exception(error);
   }
-#endif
   scheduler_->rethrow_task_exception();
 }
 
@@ -119,19 +103,15 @@ const Options& Runtime::options() const noexcept { return scheduler_->options();
 int Runtime::workers() const noexcept { return scheduler_->size(); }
 RunStats Runtime::stats() const {
   RunStats local = scheduler_->stats();
-#ifdef HEIST_WITH_MPI
-  if (distributor_) {
-    distributor_->add_counters(local);
-    return distributor_->gather(local);
+  if (balancer_) {
+    balancer_->add_counters(local);
+    return balancer_->gather(local);
   }
-#endif
   return local;
 }
 void Runtime::reset_stats() {
   scheduler_->reset_stats();
-#ifdef HEIST_WITH_MPI
-  if (distributor_) distributor_->reset_counters();
-#endif
+  if (balancer_) balancer_->reset_counters();
 }
 
 int worker_id() noexcept {
