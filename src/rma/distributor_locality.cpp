@@ -83,7 +83,7 @@ void Distributor::read_board(PerWorker& p) {
 
 // ---------------------------------------------------------------- success-only
 
-bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) {
+bool Distributor::request(sched::Worker& w, policy::SearchDriver& search) {
   return or_abort([&]() -> bool {
     const bool sequential = sched_.options().remote_steal == RemoteStealMode::sequential;
     if (sequential && remote_busy_.exchange(true, std::memory_order_relaxed)) return false;
@@ -95,7 +95,7 @@ bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) 
       const bool queued = requested_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
       advertised[static_cast<std::size_t>(r)] = queued ? 0u : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)]);
     }
-    const std::optional<int> victim = policy.next_rank(p.rng, advertised);
+    const std::optional<int> victim = search.next_rank(p.rng, advertised);
     bool posted = false;
     if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_relaxed)) {
       window_.add(*victim, layout_.requests(rank_), 1, p.comm);

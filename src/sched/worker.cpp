@@ -8,6 +8,7 @@
 
 #include "heist/heist.hpp"
 #include "platform/backoff.hpp"
+#include "policy/topology.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
 #include "task/task_slot.hpp"
@@ -25,11 +26,6 @@ using task::TaskHeader;
 namespace {
 // Closure payload: the ClosureOps pointer, then the object 16-aligned.
 constexpr std::size_t kClosureObject = 16;
-
-// While waiting, a worker backs off more gently than an idle one: the task
-// it waits for may complete any moment.
-constexpr platform::BackoffLimits kWaitBackoff{6, 8, 2, 100};
-constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
 }  // namespace
 
 Worker::Worker(Scheduler& scheduler, int id)
@@ -37,12 +33,8 @@ Worker::Worker(Scheduler& scheduler, int id)
       id_(id),
       poll_interval_(scheduler.options().poll_interval),
       poll_countdown_(scheduler.options().poll_interval),
-      poll_period_ns_(std::int64_t{scheduler.options().poll_period_us} * 1000),
-      remote_max_sleep_us_(std::max(2, scheduler.options().reacquire_delay_us / 2)),
       deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
-      chunk_(scheduler.options().chunk),
-      decider_(scheduler.options()),
-      rng_(scheduler.options().seed + static_cast<std::uint64_t>(id)),
+      spawn_(scheduler.options()),
       input_capacity_(scheduler.options().task_input_bytes),
       max_help_depth_(scheduler.options().max_help_depth),
       root_frame_(id, nullptr, &root_scope_, 0),
@@ -61,15 +53,8 @@ void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
 }
 
 void Worker::set_places(const policy::Topology& topology, int place_base) {
-  topology_ = &topology;
-  place_base_ = place_base;
-  const int place = place_base + id_;
-  rng_.reseed(sched_.options().seed + static_cast<std::uint64_t>(place));
-  success_only_ = nullptr;
-  victims_.reset();
-  if (topology.places() < 2) return;
-  victims_ = policy::make_victim_policy(sched_.options().victim, topology, place);
-  success_only_ = dynamic_cast<policy::SuccessOnlyVictims*>(victims_.get());
+  search_ = std::make_unique<policy::SearchDriver>(sched_.options(), topology,
+                                                   policy::SearchSetup{place_base + id_, place_base, sched_.size()});
 }
 
 void Worker::bind() noexcept {
@@ -139,14 +124,6 @@ void Worker::grant(std::int64_t credits) noexcept {
   room = -credits;
 }
 
-std::int64_t Worker::paced_credits(std::int64_t wanted, std::int64_t now) noexcept {
-  const std::int64_t since = now - last_grant_ns_;
-  last_grant_ns_ = now;
-  if (since > poll_period_ns_) credit_pace_ = std::max<std::int64_t>(1, credit_pace_ / 2);
-  else if (since < poll_period_ns_ / 2 && credit_pace_ < wanted) credit_pace_ *= 2;
-  return std::min(wanted, credit_pace_);
-}
-
 SpawnPolicy Worker::policy_here() const noexcept {
   const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
   return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
@@ -177,7 +154,7 @@ std::byte* Worker::queue_slot() {
 
 bool Worker::waits_by_suspending() const noexcept {
   const SpawnPolicy p = policy_here();
-  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !decider_.slaw_help_first());
+  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !spawn_.slaw_help_first());
 }
 
 void Worker::stack_exhausted() const {
@@ -194,16 +171,13 @@ policy::SpawnAction Worker::decide_spawn() {
   std::int64_t now = 0;
   if (paced) {
     now = platform::now_ns();
-    if (now - last_poll_ns_ >= poll_period_ns_) poll_remote();
+    if (spawn_.poll_due(static_cast<double>(now - last_poll_ns_))) poll_remote();
   }
   if (queue_seeds_ && level == 0) return policy::SpawnAction::queue;
-  SpawnPolicy kind = policy_here();
-  // A thread's own stack never migrates, so it cannot expose a continuation:
-  // under continuation stealing its spawns are queued, to run on fibers.
-  if (native_ && conts_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
-  // Another process asked for work: continuations never leave this one, so
-  // the next spawn is queued as a task that can (end_queue releases it).
-  if (remote_asked_ && steals_continuations(kind)) kind = SpawnPolicy::help_first;
+  // A thread's own stack cannot expose a continuation; after another
+  // rank's request the next spawn is queued as a task that can leave
+  // (end_queue releases it).
+  const SpawnPolicy kind = policy::SpawnDriver::effective_kind(policy_here(), native_ && conts_, remote_asked_);
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(depth_);
@@ -219,12 +193,11 @@ policy::SpawnAction Worker::decide_spawn() {
     facts.can_expose = conts_->can_expose();
     facts.many_workers = sched_.size() > 1;
   }
-  const policy::SpawnAction action = decider_.decide(kind, facts);
+  const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
+  const policy::SpawnAction action = step.action;
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = true; break;
-    case policy::SpawnAction::run_inline:
-      grant(paced ? paced_credits(decider_.inline_credits(), now) : decider_.inline_credits());
-      break;
+    case policy::SpawnAction::run_inline: grant(step.credits); break;
     case policy::SpawnAction::stack_exhausted: stack_exhausted();
     case policy::SpawnAction::queue:
     case policy::SpawnAction::expose: break;
@@ -587,31 +560,27 @@ void Worker::run_overflow() {
   }
 }
 
-// One step of the victim policy: a steal attempt inside the process or on
+// One step of the search driver: a steal attempt inside the process or on
 // another rank, or (success-only, across nodes) a request. Counted per level.
 std::uint32_t Worker::try_steal() {
-  const bool remote_ok = remote_ != nullptr && remote_->region_active();
-  if (success_only_ != nullptr && success_only_->inter_node_due()) {
-    if (remote_ok) {
-      request_across();
-      return 0;  // the answer arrives through a poll
-    }
-    if (!success_only_->has_inside_node()) return 0;
+  const policy::SearchStep step = search_->next(remote_region());
+  using Kind = policy::SearchStep::Kind;
+  if (step.kind == Kind::none) return 0;
+  if (step.kind == Kind::request) {
+    request_across();
+    return 0;  // the answer arrives through a poll
   }
-  const policy::VictimChoice c = victims_->next(rng_);
-  const int local = c.place - place_base_;
-  const bool here = local >= 0 && local < sched_.size();
-  if (!here && !remote_ok) return 0;  // other processes take part in distributed regions only
+  const policy::VictimChoice c = step.choice;
   const std::int64_t start = platform::now_ns();
   std::uint32_t taken = 0;
-  if (here) {
-    taken = steal_local(local, c.level);
+  if (step.kind == Kind::steal_here) {
+    taken = steal_local(step.target, c.level);
   } else {
-    const StealOutcome outcome = remote_->steal(*this, topology_->rank_of(c.place), c.level);
+    const StealOutcome outcome = remote_->steal(*this, step.target, c.level);
     if (!outcome.attempted) return 0;  // another worker of this process is stealing remotely
     taken = outcome.tasks;
   }
-  victims_->on_result(c, taken);
+  search_->on_result(step, taken);
   const int l = policy::index(c.level);
   LevelStealStats& at = stats_.levels[l];
   ++at.attempts;
@@ -629,7 +598,7 @@ std::uint32_t Worker::steal_local(int victim, policy::Level level) {
   ++stats_.steal_attempts;
   Worker& target = sched_.worker(victim);
   const std::int64_t traced_from = trace_ ? platform::now_ns() : 0;
-  const std::uint32_t taken = target.deque_.steal_into(deque_, chunk_, overflow_, level);
+  const std::uint32_t taken = target.deque_.steal_into(deque_, *search_, overflow_, level);
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
   // work is ready by the time a thief comes back.
@@ -648,7 +617,7 @@ std::uint32_t Worker::steal_local(int victim, policy::Level level) {
 void Worker::request_across() {
   const std::int64_t start = platform::now_ns();
   const int l = policy::index(policy::Level::machine);
-  if (remote_->request(*this, *success_only_)) ++stats_.levels[l].attempts;
+  if (remote_->request(*this, *search_)) ++stats_.levels[l].attempts;
   level_ns_[l] += platform::now_ns() - start;
 }
 
@@ -665,14 +634,9 @@ void Worker::help_until(Done&& done) {
   }
   std::byte* buffer = exec_buffer(help_depth_);
   ++help_depth_;
-  platform::BackoffLimits limits = id_ == 0 || depth_ > 0 ? kWaitBackoff : kIdleBackoff;
-  // Tasks another rank released for this process stay reserved for a while
-  // (Options::reacquire_delay_us): look again at least twice within it.
-  if (remote_ != nullptr) limits.max_sleep_us = std::min(limits.max_sleep_us, remote_max_sleep_us_);
-  platform::Backoff backoff(limits);
-  const bool may_steal = help_depth_ <= max_help_depth_ && victims_ != nullptr;
+  platform::Backoff backoff(search_->backoff_limits(id_ == 0 || depth_ > 0, remote_ != nullptr));
+  const bool may_steal = help_depth_ <= max_help_depth_ && search_->can_steal();
   const bool may_poll_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
-  const int poll_round = std::max(1, sched_.size() - 1);
   const bool was_searching = searching_;
   std::int64_t searching_since = 0;
   while (!done()) {
@@ -698,8 +662,7 @@ void Worker::help_until(Done&& done) {
     }
     // After a round of failed attempts: apply completions and deliveries
     // (they may end the wait), release, take back what nobody took.
-    if (may_poll_remote && remote_->region_active() && ++local_failures_ >= poll_round) {
-      local_failures_ = 0;
+    if (may_poll_remote && search_->failed(remote_->region_active())) {
       remote_->poll(*this);
       const std::int64_t reclaim_start = platform::now_ns();
       if (deque_.size() > 0 || remote_->reclaim(*this) > 0) {
