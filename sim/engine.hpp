@@ -57,6 +57,7 @@
 #include "sim/sim_config.hpp"
 #include "sim/sim_deque.hpp"
 #include "sim/sim_window.hpp"
+#include "sim/simulate.hpp"
 #include "sim/workloads.hpp"
 #include "task/task_slot.hpp"
 
@@ -97,8 +98,8 @@ class Engine {
   };
 
   struct Worker {
-    Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology, int place_base,
-           int workers_here);
+    Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology,
+           const policy::SearchSetup& setup);
     int id, rank;
     double clock = 0;     // busy: time of its next action
     int busy_index = -1;  // position in busy_, or -1
@@ -293,13 +294,13 @@ class Engine {
 
 template <class W>
 Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology,
-                          int place_base, int workers_here)
+                          const policy::SearchSetup& setup)
     : id(id_),
       rank(rank_),
       deque(c.options.deque_max_tasks),
       spawn_driver(c.options),
       poll_countdown(c.options.poll_interval),
-      search(c.options, topology, policy::SearchSetup{id_, place_base, workers_here}),
+      search(c.options, topology, setup),
       remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
       backoff_limits(search.backoff_limits(local == 0, c.machine.ranks() > 1)) {
   if (c.decision_logs != nullptr) {
@@ -354,8 +355,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   workers_.reserve(static_cast<std::size_t>(n));
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
   for (int i = 0; i < n; ++i)
-    workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, machine_.first_worker(machine_.rank_of(i)),
-                          wpr);
+    workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i));
   if (multi_rank_) {
     procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)

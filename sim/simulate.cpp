@@ -23,6 +23,10 @@ void TaskCosts::validate() const {
     throw std::invalid_argument("task costs are zero: give --task-ns, --costs FILE, or calibrate (--calibrate)");
 }
 
+policy::SearchSetup search_setup(const Machine& machine, int worker) noexcept {
+  return {worker, machine.first_worker(machine.rank_of(worker)), machine.workers_per_rank()};
+}
+
 double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept {
   constexpr double kPauseNs = 20, kYieldNs = 1000, kTimerSlackNs = 50'000;
   const platform::BackoffStep step = platform::backoff_step(round, limits);

@@ -54,7 +54,7 @@ void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
 
 void Worker::set_places(const policy::Topology& topology, int place_base) {
   search_ = std::make_unique<policy::SearchDriver>(sched_.options(), topology,
-                                                   policy::SearchSetup{place_base + id_, place_base, sched_.size()});
+                                                   policy::SearchSetup{place_base + id_, place_base, sched_.options().workers});
 }
 
 void Worker::bind() noexcept {

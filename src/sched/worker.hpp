@@ -57,6 +57,7 @@ class Worker : public detail::WorkerCore {
   void unbind() noexcept;
 
   int id() const noexcept { return id_; }
+  Scheduler& scheduler() noexcept { return sched_; }
   std::uint32_t rank() const noexcept { return rank_; }
   void attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept;
 

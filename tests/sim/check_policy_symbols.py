@@ -5,12 +5,47 @@ undefined there and is defined (strongly) in the heist runtime library, and
 the simulator library defines no heist::policy symbol of its own (inline
 functions of the shared headers, emitted weak, are the same code and allowed).
 
+The scheduling drivers (issue 14) are checked by name: each entry point of
+SpawnDriver and SearchDriver below must be referenced by the simulator
+library and by the runtime's scheduler objects (an object of libheist other
+than the driver's own), so neither side makes those decisions with code of
+its own.
+
   check_policy_symbols.py NM LIBHEIST LIBHEIST_SIM
 """
 import subprocess
 import sys
 
 NS = "heist::policy::"
+
+# Driver entry points both sides must call (matched as substrings of the
+# demangled names).
+DRIVER_CALLS = [
+    "heist::policy::SpawnDriver::SpawnDriver(",
+    "heist::policy::SpawnDriver::effective_kind(",
+    "heist::policy::SpawnDriver::decide(",
+    "heist::policy::SearchDriver::SearchDriver(",
+    "heist::policy::SearchDriver::next(",
+    "heist::policy::SearchDriver::take(",
+    "heist::policy::SearchDriver::on_result(",
+    "heist::policy::SearchDriver::failed(",
+    "heist::policy::SearchDriver::backoff_limits(",
+    "heist::policy::SearchDriver::next_rank(",
+]
+
+
+def undefined_by_member(nm, lib):
+    """Undefined symbols of each object of a static library: {member: set(names)}."""
+    out = subprocess.run([nm, "-C", "--undefined-only", lib], capture_output=True, text=True, check=True).stdout
+    members, current = {}, None
+    for line in out.splitlines():
+        text = line.strip()
+        if text.endswith(".o:"):
+            current = text[:-1]
+            members[current] = set()
+        elif current is not None and text.startswith("U "):
+            members[current].add(text[2:])
+    return members
 
 
 def symbols(nm, lib, *flags):
@@ -45,6 +80,15 @@ def main():
             continue
         if not runtime_defined.get(name, set()) & set("T"):
             errors.append(f"{name}: used by the simulator, not defined by the runtime library")
+    runtime_members = undefined_by_member(nm, runtime)
+    runtime_refs = set().union(*[names for member, names in runtime_members.items() if "_driver." not in member])
+    for call in DRIVER_CALLS:
+        if not any(call in n for n in sim_undefined):
+            errors.append(f"the simulator does not call {call[:-1]}")
+        if not any(call in n for n in runtime_refs):
+            errors.append(f"the runtime's scheduler does not call {call[:-1]}")
+        if not any(call in n and "T" in k for n, k in runtime_defined.items()):
+            errors.append(f"{call[:-1]} is not defined by the runtime library")
     for e in errors:
         print("check_policy_symbols:", e)
     if not errors:
