@@ -17,30 +17,16 @@
 
 #include "commands.hpp"
 #include "common/app.hpp"
+#include "sim/default_costs.hpp"
 #include "sim/report.hpp"
 #include "sim/simulate.hpp"
 #include "sim_calibrate.hpp"
+#include "stats/human_number.hpp"
+#include "stats/stats_json.hpp"
 
 namespace heist::cli {
 
 namespace {
-
-// Runtime options the simulated workers honour (the rest of the option
-// table describes threads, stacks, MPI and progress, which the machine model
-// replaces; giving one is an error, never silently ignored).
-const char* const kModelled[] = {
-    "--policy",         "--queue-bound",     "--queue-demand",     "--chunk",          "--victim",
-    "--hvs-attempts",   "--slaw-s",          "--slaw-f",           "--slaw-int",       "--task-input-bytes",
-    "--deque-max-tasks", "--seed",           "--ranks-per-node",   "--protocol",       "--balance",
-    "--remote-steal",   "--push-min-tasks",  "--push-min-imbalance", "--push-min-ratio", "--push-share",
-    "--push-max-tasks", "--push-interval-us", "--mailbox-slots",   "--public-queue-slots", "--poll-interval",
-    "--poll-period-us", "--reacquire-delay-us", "--sws-empty-threshold"};
-
-bool modelled(const std::string& flag) {
-  for (const char* m : kModelled)
-    if (flag == m) return true;
-  return false;
-}
 
 struct SimState {
   sim::MachineSpec machine;
@@ -114,23 +100,34 @@ sim::TaskCosts given_costs(const SimState& s) {
 void progress(int done, int total, double elapsed_s, const std::string& what) {
   constexpr int kWidth = 30;
   const int filled = total > 0 ? done * kWidth / total : kWidth;
-  std::fprintf(stderr, "\r[%s%s] %d/%d  %.1f s  %s   ", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total, elapsed_s, what.c_str());
+  std::fprintf(stderr, "\r[%s%s] %d/%d  %s s  %s   ", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+               std::string(static_cast<std::size_t>(kWidth - filled), '.').c_str(), done, total,
+               stats::human_number(elapsed_s, 3).c_str(), what.c_str());
   if (done == total) std::fprintf(stderr, "\n");
   std::fflush(stderr);
 }
 
+// Numbers for people: 4 significant digits (stats::human_number); the JSON keeps them all.
+std::string num(const nlohmann::json& v) { return stats::human_number(v.get<double>()); }
+
+std::string costs_text(const nlohmann::json& c) {
+  return "inline " + num(c["inline_ns"]) + " ns, queued " + num(c["queued_ns"]) + " ns, sequential " +
+         num(c["sequential_ns"]) + " ns";
+}
+
 void print_summary(const nlohmann::json& r) {
-  std::printf("%s (simulated)  params %s\n", r["app"].get<std::string>().c_str(), r["params"].dump().c_str());
+  std::printf("%s (simulated)  %s\n", r["app"].get<std::string>().c_str(), stats::params_text(r["params"]).c_str());
   const nlohmann::json& m = r["machine"];
   std::printf("machine: %d node(s) x %d socket(s) x %d core(s), %d rank(s) of %d worker(s)\n", m["nodes"].get<int>(),
               m["sockets"].get<int>(), m["cores_per_socket"].get<int>(), m["ranks"].get<int>(),
               m["workers"].get<int>() / m["ranks"].get<int>());
-  std::printf("simulated time %.6f s, tasks %llu", r["time_s"].get<double>(),
+  const nlohmann::json& c = r["costs"];
+  std::printf("task costs (%s): %s\n", c.value("source", "?").c_str(), costs_text(c).c_str());
+  std::printf("simulated time %s s, tasks %llu", num(r["time_s"]).c_str(),
               static_cast<unsigned long long>(r["result"].get<std::uint64_t>()));
   if (r.contains("speedup"))
-    std::printf(", speedup %.2f over one worker (%.6f s), efficiency %.3f", r["speedup"].get<double>(),
-                r["t1_s"].get<double>(), r["efficiency"].get<double>());
+    std::printf(", speedup %s over one worker (%s s), efficiency %s", num(r["speedup"]).c_str(), num(r["t1_s"]).c_str(),
+                num(r["efficiency"]).c_str());
   std::printf("\nsteals        attempts      steals      failed       tasks\n");
   for (const char* level : {"cache", "numa", "socket", "process", "node", "machine"}) {
     if (r["steals"][level]["attempts"].get<std::uint64_t>() == 0) continue;
@@ -143,9 +140,8 @@ void print_summary(const nlohmann::json& r) {
   std::printf("messages: %llu blocking, %llu non-blocking, %llu bytes; %llu in-process ops\n",
               msg["blocking"].get<unsigned long long>(), msg["nonblocking"].get<unsigned long long>(),
               msg["bytes"].get<unsigned long long>(), msg["in_process_ops"].get<unsigned long long>());
-  std::printf("simulator: %llu events, %.3f s wall, %.2e tasks/s\n",
-              r["simulator"]["events"].get<unsigned long long>(), r["simulator"]["wall_s"].get<double>(),
-              r["simulator"]["tasks_per_wall_s"].get<double>());
+  std::printf("simulator: %llu events, %s s wall, %s tasks/s\n", r["simulator"]["events"].get<unsigned long long>(),
+              num(r["simulator"]["wall_s"]).c_str(), num(r["simulator"]["tasks_per_wall_s"]).c_str());
 }
 
 int run_sim(SimState& s) {
@@ -158,22 +154,15 @@ int run_sim(SimState& s) {
   std::optional<sim::AnyWorkload> workload;
   std::vector<int> sweep;
   nlohmann::json params;
+  std::string costs_source;  // default, flags, file or calibrated: reported as costs.source
   try {
     app->check();
     params = app->params();
     workload = sim::make_workload(app->name(), params);
-    for (const auto& [flag, value] : s.runtime_flags) {
-      if (!modelled(flag))
-        throw std::invalid_argument(flag + " is not modelled by the simulator (the machine options --cores-per-socket, "
-                                           "--sockets, --nodes, --ranks-per-node and --latency-us replace it)");
-      bool found = false;
-      for (const OptionSpec& spec : option_table())
-        if (flag == spec.flag) {
-          spec.set(config.options, value);
-          found = true;
-        }
-      if (!found) throw std::invalid_argument(flag + " is not available in this build");
-    }
+    // Only the simulated options are registered (add_sim_command), so every
+    // flag here is one the simulated workers honour.
+    for (const OptionSpec& spec : option_table())
+      if (auto it = s.runtime_flags.find(spec.flag); it != s.runtime_flags.end()) spec.set(config.options, it->second);
     // --ranks-per-node: the runtime's virtual nodes of that many ranks; here
     // the layout of the simulated ranks (default: one process per node).
     if (config.options.ranks_per_node > 0) s.machine.ranks_per_node = config.options.ranks_per_node;
@@ -190,13 +179,31 @@ int run_sim(SimState& s) {
     if (s.backoff != "heist" && s.backoff != "none") throw std::invalid_argument("--backoff: heist or none");
     config.backoff = s.backoff == "heist" ? sim::BackoffModel::heist : sim::BackoffModel::none;
     const int cost_sources = (s.task_ns.empty() ? 0 : 1) + (s.costs_file.empty() ? 0 : 1) + (s.calibrate ? 1 : 0);
-    if (cost_sources != 1)
-      throw std::invalid_argument("give exactly one source of task costs: --task-ns NS[,QUEUED_NS], --costs FILE "
-                                  "(from --calibrate --costs-out FILE), or --calibrate");
-    if (!s.task_ns.empty()) config.costs = given_costs(s);
-    if (!s.costs_file.empty()) config.costs = load_costs(s.costs_file);
+    if (cost_sources > 1)
+      throw std::invalid_argument("give at most one source of task costs: --task-ns NS[,QUEUED_NS], --costs FILE "
+                                  "(from --calibrate --costs-out FILE), or --calibrate (none: the built-in costs)");
+    if (cost_sources == 0) {
+      const sim::TaskCosts* builtin = sim::default_costs(app->name());
+      if (builtin == nullptr)
+        throw std::invalid_argument(app->name() + " has no built-in task costs: give --task-ns, --costs or --calibrate");
+      config.costs = *builtin;
+      costs_source = "default";
+    }
+    if (!s.task_ns.empty()) {
+      config.costs = given_costs(s);
+      costs_source = "flags";
+    }
+    if (!s.costs_file.empty()) {
+      config.costs = load_costs(s.costs_file);
+      costs_source = "file";
+    }
+    if (s.calibrate) costs_source = "calibrated";
     if (s.sequential_ns >= 0 && s.task_ns.empty())
       throw std::invalid_argument("--sequential-ns goes with --task-ns");
+    // The options in `params`, keyed as `heist bench --json` keys them (one
+    // schema: stats::options_json), and the simulator's own behaviour option.
+    params.update(stats::options_json(config.options, true));
+    params["backoff"] = to_string(config.backoff);
     if (!s.sweep.empty()) sweep = parse_int_list(s.sweep, "--sweep-nodes");
     if (!s.csv.empty() && sweep.empty()) throw std::invalid_argument("--csv writes a sweep: give --sweep-nodes");
   } catch (const std::invalid_argument& e) {
@@ -210,7 +217,7 @@ int run_sim(SimState& s) {
     const Calibration c = calibrate(*app, real, *workload, s.calibrate_repeat, std::cerr);
     config.costs = c.costs;
     const nlohmann::json cj = calibration_json(c, app->name(), params);
-    std::cerr << "calibration: " << cj["costs"].dump() << "\n";
+    std::cerr << "calibration: " << costs_text(cj["costs"]) << "\n";
     if (!s.costs_out.empty()) {
       std::ofstream out(s.costs_out);
       out << cj.dump(2) << "\n";
@@ -230,7 +237,8 @@ int run_sim(SimState& s) {
   }
   if (sweep.empty()) {
     const sim::SimResult r = sim::simulate(*workload, config);
-    const nlohmann::json report = sim::report_json(app->name(), params, config, r, one);
+    nlohmann::json report = sim::report_json(app->name(), params, config, r, one);
+    report["costs"]["source"] = costs_source;
     if (s.json) std::cout << report.dump() << std::endl;
     else print_summary(report);
     return 0;
@@ -249,7 +257,8 @@ int run_sim(SimState& s) {
     sim::SimConfig point = config;
     point.machine.nodes = sweep[i];
     const sim::SimResult r = sim::simulate(*workload, point);
-    const nlohmann::json report = sim::report_json(app->name(), params, point, r, one);
+    nlohmann::json report = sim::report_json(app->name(), params, point, r, one);
+    report["costs"]["source"] = costs_source;
     if (s.json) std::cout << report.dump() << std::endl;
     if (csv.is_open()) {
       const nlohmann::json& t = report["steal_totals"];
@@ -261,9 +270,10 @@ int run_sim(SimState& s) {
           << r.wall_s << '\n';
     }
     if (!s.json)
-      std::printf("%s%d nodes (%d workers): %.6f s simulated, speedup %.2f, efficiency %.3f\n", i == 0 ? "\n" : "",
-                  sweep[i], point.machine.workers(), r.time_s, report.value("speedup", 0.0),
-                  report.value("efficiency", 0.0));
+      std::printf("%s%d nodes (%d workers): %s s simulated, speedup %s, efficiency %s\n", i == 0 ? "\n" : "",
+                  sweep[i], point.machine.workers(), stats::human_number(r.time_s).c_str(),
+                  stats::human_number(report.value("speedup", 0.0)).c_str(),
+                  stats::human_number(report.value("efficiency", 0.0)).c_str());
   }
   progress(static_cast<int>(sweep.size()), static_cast<int>(sweep.size()), elapsed(), "done");
   return 0;
@@ -274,7 +284,10 @@ int run_sim(SimState& s) {
 std::function<int()> add_sim_command(CLI::App& root) {
   auto state = std::make_shared<SimState>();
   SimState& s = *state;
-  CLI::App* cmd = root.add_subcommand("sim", "simulate heist's scheduler on a modelled machine (docs/simulator.md)");
+  CLI::App* cmd = root.add_subcommand(
+      "sim",
+      "simulate heist's scheduler on a modelled machine (docs/simulator.md); task costs: the app's built-in ones "
+      "unless --task-ns, --costs or --calibrate is given");
   cmd->require_subcommand(1);
   cmd->add_option("--cores-per-socket", s.machine.cores_per_socket, "cores of a socket")->capture_default_str();
   cmd->add_option("--sockets", s.machine.sockets, "sockets of a node")->capture_default_str();
@@ -282,7 +295,9 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--latency-us", s.latency,
                   "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: HotSLAW §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
-  cmd->add_option("--task-ns", s.task_ns, "given task cost: INLINE[,QUEUED] nanoseconds");
+  cmd->add_option("--task-ns", s.task_ns,
+                  "given task cost: INLINE[,QUEUED] nanoseconds. Without --task-ns, --costs or --calibrate: the app's "
+                  "built-in costs, measured on the project's 2-core VM (sim/default_costs.hpp)");
   cmd->add_option("--sequential-ns", s.sequential_ns, "given cost of one sequential-kernel node below a cutoff (ns)");
   cmd->add_option("--costs", s.costs_file, "task costs from a calibration file (--calibrate --costs-out FILE)");
   cmd->add_flag("--calibrate", s.calibrate, "measure the task costs by running the real app on one worker first");
@@ -292,13 +307,16 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--costs-out", s.costs_out, "write the calibration to this file");
   cmd->add_option("--backoff", s.backoff, "idle back-off: heist (the runtime's) or none")->capture_default_str();
   cmd->add_option("--sweep-nodes", s.sweep, "simulate for each node count in this list, e.g. 1,2,4,8");
-  cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/sim_plot.py)");
+  cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/plot.py sim-sweep)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
+  // The runtime options the simulator models; the others (threads, stacks,
+  // MPI, tracing, ...) are unknown options here, like any misspelt flag.
   for (const OptionSpec& spec : option_table()) {
+    if (!spec.simulated) continue;
     cmd->add_option_function<std::string>(
         spec.flag, [state, flag = std::string(spec.flag)](const std::string& v) { state->runtime_flags[flag] = v; },
-        std::string(spec.help) + (modelled(spec.flag) ? "" : " [not modelled: an error here]"));
+        spec.help);
   }
   for (const apps::AppEntry& entry : apps::app_table()) {
     if (!sim::simulates(entry.name)) continue;

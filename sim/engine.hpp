@@ -8,8 +8,9 @@
 //    and policy::SearchDriver (victim, chunk, poll rounds, back-off limits),
 //    over a split deque with SplitDeque's semantics (sim/sim_deque.hpp);
 //  * between processes, each rank's public queue is a SimWindow driven by the
-//    runtime's pure SWS/SDC state machines (src/rma/*_state.hpp); the owner
-//    side follows Distributor::poll/release_from/steal (src/rma/distributor.cpp).
+//    runtime's pure SWS/SDC state machines (src/rma/*_state.hpp), and every
+//    decision of a poll (publish, answer, push, release, reclaim) is the
+//    runtime's policy::PollPlan (src/policy/poll_plan.hpp).
 // Time: a task costs TaskCosts (calibrated); one communication costs the
 // machine's latency for the distance (plus bytes / bandwidth); an idle
 // worker backs off by platform::backoff_step (or not, --backoff none).
@@ -49,7 +50,7 @@
 #include "platform/backoff.hpp"
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
-#include "policy/push_balance.hpp"
+#include "policy/poll_plan.hpp"
 #include "policy/search_driver.hpp"
 #include "policy/spawn_driver.hpp"
 #include "sim/event_heap.hpp"
@@ -143,17 +144,17 @@ class Engine {
     bool answer;  // to a request (else a push)
     std::vector<Task> tasks;
   };
-  // One process: its window, and the success-only / push state of Distributor.
+  // One process: its window, and its success-only / push state.
   struct Process {
-    Process(StealProtocolKind protocol, std::uint32_t slots) : window(protocol, slots) {}
+    Process(StealProtocolKind protocol, std::uint32_t slots, int ranks) : window(protocol, slots), requests(ranks) {}
     SimWindow<Task> window;
     double reserved_until = 0;       // its offer is reserved for other ranks' thieves until then
     bool remote_busy = false;        // --remote-steal sequential: a worker is stealing remotely
-    std::map<int, std::uint32_t> pending;  // requests of other ranks not yet served (victim side)
+    policy::RequestBook requests;    // requests of other ranks (victim side)
     std::vector<int> requested;      // ranks it has a request queued at (thief side)
     std::deque<Mail> mailbox;        // delivered, not yet drained
-    std::uint32_t published = 0xFFFFFFFFu;  // load last written to the boards
-    double next_push = 0;
+    std::uint32_t published = policy::kNothingPublished;  // load last written to the boards
+    policy::Pacer<double> push_pacer;
   };
 
   // Something that lands at a rank at a time: a thief's non-blocking
@@ -176,6 +177,7 @@ class Engine {
   void go_idle(Worker& w);
   // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);
+  void want_work(Worker& w);
   std::uint32_t release_from(Worker& w, Process& proc, OwnerOps& ops);
   std::optional<std::uint32_t> reclaim(Worker& w);
   void charge(Worker& w, const OwnerOps& ops);
@@ -244,11 +246,10 @@ class Engine {
   StealCounts& counts(policy::Level level, bool remote) {
     return (remote ? result_.remote_steals : result_.thread_steals)[static_cast<std::size_t>(policy::index(level))];
   }
-  // Distributor::level_of: another rank is on this node or another.
+  // Another rank is on this node or another.
   policy::Level level_of(int from_rank, int rank) const noexcept {
-    return machine_.node_of(machine_.first_worker(from_rank)) == machine_.node_of(machine_.first_worker(rank))
-               ? policy::Level::node
-               : policy::Level::machine;
+    return policy::rank_level(machine_.node_of(machine_.first_worker(from_rank)) ==
+                              machine_.node_of(machine_.first_worker(rank)));
   }
   double latency_to_rank(int from_worker, int rank) const noexcept {
     return machine_.latency_ns(machine_.hop_to_rank(from_worker, rank));
@@ -265,12 +266,7 @@ class Engine {
   double lookahead_;
   double reacquire_delay_ns_;
   bool multi_rank_;
-  bool success_only_;       // Distributor::success_only_
-  bool push_;               // Distributor::push_
-  bool same_node_peers_;    // some rank shares a node with another
-  bool one_sided_thieves_;  // another rank may steal from a process's public queue
-  std::uint32_t sws_offer_cap_ = 0;
-  policy::PushThresholds push_thresholds_;
+  policy::PollPlan plan_;   // the decisions between processes (policy::plan_locality)
   std::vector<Worker> workers_;
   std::vector<Process> procs_;
   std::vector<std::uint32_t> board_;  // every rank's published load (success-only, push)
@@ -329,27 +325,8 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   if (workload.input_bytes() > cfg_.options.task_input_bytes)
     throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
   const Options& o = cfg_.options;
-  // Distributor::setup_locality.
-  success_only_ = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal;
-  push_ = o.balance == BalanceMode::push;
-  same_node_peers_ = machine_.spec().ranks_per_node > 1;
-  const bool other_nodes = machine_.spec().nodes > 1;
-  const bool node_thieves = !push_ && same_node_peers_;
-  const bool machine_thieves = !push_ && !success_only_ && other_nodes;
-  one_sided_thieves_ = node_thieves || machine_thieves;
-  if (o.protocol == StealProtocolKind::sws) {  // offers of at most 2k keep every steal-half block within k
-    for (const auto& [present, level] : {std::pair{node_thieves, policy::Level::node},
-                                         std::pair{machine_thieves, policy::Level::machine}}) {
-      if (!present) continue;
-      const std::uint32_t k = chunk_.at(level);
-      if (k == ChunkSpec::kHalf) {
-        sws_offer_cap_ = 0;
-        break;
-      }
-      sws_offer_cap_ = std::max(sws_offer_cap_, 2 * k);
-    }
-  }
-  push_thresholds_ = {o.push.min_tasks, o.push.min_imbalance, o.push.min_ratio, o.push.share, o.push.max_tasks};
+  plan_ = policy::PollPlan(policy::plan_locality(o, chunk_, machine_.spec().ranks_per_node > 1, machine_.spec().nodes > 1),
+                           chunk_, o.mailbox_slots);
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
@@ -359,8 +336,8 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   if (multi_rank_) {
     procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
-      procs_.emplace_back(o.protocol, static_cast<std::uint32_t>(o.public_queue_slots));
-    if (success_only_ || push_) board_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
+      procs_.emplace_back(o.protocol, static_cast<std::uint32_t>(o.public_queue_slots), machine_.ranks());
+    if (plan_.drains_mailbox()) board_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
   }
 }
 

@@ -1,18 +1,18 @@
-// Engine<W>, what moves between processes besides one-sided steals, as the
-// runtime does it (src/rma/distributor_locality.cpp, task_mailbox.hpp):
+// Engine<W>, what moves between processes besides one-sided steals, with the
+// decisions of policy::PollPlan (src/policy/poll_plan.hpp):
 //  * boards: each node's first rank holds every rank's published load;
 //    publishing writes (and flushes) it on every node's board, reading one's
 //    own node's board is one round trip;
 //  * success-only (HabaneroUPC++): a thief whose walk inside its node is done reads
 //    its board, asks SuccessOnlyVictims::next_rank for a rank of another node
 //    that advertises work and has no request of this process queued, and
-//    posts a request there (one round trip); the victim serves one request
-//    per requesting rank at each poll, sending chunk(level) of its polling
-//    worker's queued tasks through the thief process's mailbox, and never
-//    declines: with nothing queued it asks its next spawn to queue;
+//    posts a request there (one round trip); the victim answers at its polls
+//    (policy::serve_requests, PollPlan::answer_size) through the thief
+//    process's mailbox, and never declines: with nothing to spare it asks
+//    its next spawn to queue;
 //  * push (Chameleon, PGAS-WS): every --push-interval-us a polling worker
-//    publishes its process's load, reads the board, plans with plan_push and
-//    sends its share to the paired ranks' mailboxes;
+//    publishes its process's load, reads the board, plans with
+//    PollPlan::pushes_from and sends its share to the paired ranks' mailboxes;
 //  * the mailbox: a batch costs its sender four round trips (ticket
 //    fetch-and-add, room check, put of the slots, the batch's seq word) and
 //    is drained by the receiving process's next poll.
@@ -66,55 +66,35 @@ void Engine<W>::request_across(Worker& w, double t) {
   ++counts(policy::Level::machine, true).attempts;
 }
 
-// One request per requesting rank, from the polling worker's deque.
-// Departure from Distributor::serve_requests: a worker that is searching
-// keeps one of its tasks. The runtime serves from all of them, and then the
-// tasks an idle process's own request just brought are passed on to the next
-// requester before anyone runs them: at the end of a run, with every rank
-// idle and asking, the last tasks travel from rank to rank forever (the
-// simulator found this livelock; docs/simulator.md).
 template <class W>
 void Engine<W>::serve_requests(Worker& w, Process& proc) {
-  for (auto it = proc.pending.begin(); it != proc.pending.end();) {
-    const int thief_rank = it->first;
-    const std::uint64_t keep = w.step == Step::busy ? 0 : 1;
-    const std::uint64_t spare = w.deque.size() > keep ? w.deque.size() - keep : 0;
-    const auto queued = static_cast<std::uint32_t>(std::min<std::uint64_t>(spare, 0xFFFFFFFFu));
-    const std::uint32_t n = std::min(chunk_.take(queued, level_of(thief_rank, w.rank)),
-                                     static_cast<std::uint32_t>(cfg_.options.mailbox_slots / 2));
-    if (n == 0 || !send_tasks(w, thief_rank, true, n)) {  // nothing to give: queue the next spawn
-      w.remote_asked = true;
-      w.work_wanted = true;
-      return;
+  policy::serve_requests(proc.requests, [&](int thief_rank) {
+    const std::uint32_t n = plan_.answer_size(w.deque.size(), w.step != Step::busy, level_of(thief_rank, w.rank));
+    if (n == 0 || !send_tasks(w, thief_rank, true, n)) {
+      want_work(w);
+      return false;
     }
     ++result_.requests_served;
-    it = --it->second == 0 ? proc.pending.erase(it) : std::next(it);
-  }
+    return true;
+  });
 }
 
 template <class W>
 void Engine<W>::push_step(Worker& w, Process& proc) {
-  if (w.clock < proc.next_push) return;
-  proc.next_push = w.clock + cfg_.options.push.interval_us * 1000.0;
+  if (!proc.push_pacer.due(w.clock, cfg_.options.push.interval_us * 1000.0)) return;
   const std::uint32_t load = process_load(w.rank);
-  if (load != proc.published) publish_load(w, proc, load);
+  if (policy::PollPlan::publish_at_push(load, proc.published)) publish_load(w, proc, load);
   const int host = machine_.rank_of(machine_.node_of(w.id) * machine_.spec().cores_per_node());
   w.clock += latency_to_rank(w.id, host);  // read the board
   ++result_.messages.blocking;
   ++result_.board_reads;
-  std::vector<policy::RankLoad> loads;
-  loads.reserve(board_.size());
-  for (int r = 0; r < machine_.ranks(); ++r)
-    loads.push_back({r, r == w.rank ? load : board_[static_cast<std::size_t>(r)]});
-  for (const policy::PushTransfer& t : policy::plan_push(loads, push_thresholds_)) {
-    if (t.from != w.rank) continue;
-    const std::uint32_t n = std::min({t.tasks, static_cast<std::uint32_t>(std::min<std::uint64_t>(w.deque.size(), 0xFFFFFFFFu)),
-                                      static_cast<std::uint32_t>(cfg_.options.mailbox_slots / 2)});
+  for (const policy::PushTransfer& t : plan_.pushes_from(w.rank, load, std::span<const std::uint32_t>(board_))) {
+    const std::uint32_t n = plan_.push_size(t, w.deque.size());
     if (n > 0 && send_tasks(w, t.to, false, n)) ++result_.pushes;
   }
 }
 
-// TaskMailbox::send: ticket, room check, put of the slots, seq word.
+// A batch costs its sender a ticket, a room check, the put of the slots and the seq word.
 template <class W>
 bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) {
   int index;
@@ -176,7 +156,7 @@ void Engine<W>::deliver(Message& m) {
   } else if (auto* sdc = std::get_if<rma::SdcSteal>(&m.what)) {
     rma::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
   } else if (const int index = std::get<int>(m.what); index < 0) {
-    ++proc.pending[m.from];  // a success-only request
+    proc.requests.add_asked(m.from);  // a success-only request
   } else {
     proc.mailbox.push_back(std::move(mails_[static_cast<std::size_t>(index)]));
     free_mails_.push_back(index);

@@ -1,9 +1,9 @@
-// Engine<W>, owner side of a process: Distributor::poll, release_from and
-// reclaim (src/rma/distributor.cpp), at the polling worker's clock. A poll
-// drains the mailbox (success-only answers, pushes), records the worker's
-// load, publishes the process's load and serves requests (success-only),
-// pushes (push), and refills the public queue when it ran dry. Included by
-// sim/engine.hpp.
+// Engine<W>, owner side of a process, at the polling worker's clock: the
+// effects and costs of a poll whose decisions are policy::PollPlan's
+// (src/policy/poll_plan.hpp lists them in order) — the mailbox drained and
+// requests answered (success-only), the load published, pushes (push), the
+// public queue refilled when it ran dry — and the take-back of an unclaimed
+// offer. Included by sim/engine.hpp.
 #pragma once
 
 namespace heist::sim {
@@ -13,44 +13,49 @@ void Engine<W>::poll(Worker& w) {
   w.poll_countdown = cfg_.options.poll_interval;
   w.last_poll = w.clock;
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
-  if (success_only_ || push_) drain_mailbox(w, proc);
-  // This worker's load: its queued tasks, and the one it runs if it is not searching.
-  w.load = static_cast<std::uint32_t>(w.deque.size()) + (w.step == Step::busy ? 1u : 0u);
-  if (success_only_) {
-    const std::uint32_t load = process_load(w.rank);
-    if ((load > 0) != (proc.published > 0) || proc.published == 0xFFFFFFFFu) publish_load(w, proc, load);
-    serve_requests(w, proc);
+  w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
+  if (plan_.drains_mailbox()) {
+    drain_mailbox(w, proc);
+    if (plan_.locality().success_only) serve_requests(w, proc);
   }
-  if (push_) push_step(w, proc);
-  if (!one_sided_thieves_) return;
+  if (plan_.locality().success_only) {
+    const std::uint32_t load = process_load(w.rank);
+    if (plan_.publish_at_poll(load, proc.published)) publish_load(w, proc, load);
+  }
+  if (plan_.locality().push) push_step(w, proc);
+  if (!plan_.watches_public_queue()) return;
   OwnerOps ops;
   if (proc.window.dry(ops)) {
     const bool asked = proc.window.asked();
-    if (w.deque.size() >= 1) {
-      // Released because a thief of another rank asked: reserved for thieves
-      // for a while (this process's idle workers do not take it back).
-      if (release_from(w, proc, ops) > 0 && asked) proc.reserved_until = w.clock + reacquire_delay_ns_;
-    } else if (asked) {  // Worker::want_work: queue the next spawn and release it
-      w.remote_asked = true;
-      w.work_wanted = true;
+    const policy::DryStep dry = policy::PollPlan::on_dry(asked, w.deque.size());
+    if (dry.want_work) want_work(w);
+    if (dry.release) {
+      const std::uint32_t released = release_from(w, proc, ops);
+      const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked, proc.window.room());
+      if (after.reserve) proc.reserved_until = w.clock + reacquire_delay_ns_;
+      if (after.want_work) want_work(w);
     }
   }
   charge(w, ops);
 }
 
+// A thief of another rank waits: queue the next spawn, and poll right after it.
+template <class W>
+void Engine<W>::want_work(Worker& w) {
+  w.remote_asked = true;
+  w.work_wanted = true;
+}
+
 template <class W>
 std::uint32_t Engine<W>::release_from(Worker& w, Process& proc, OwnerOps& ops) {
-  const std::uint32_t room = proc.window.room();
-  if (room == 0) return 0;
-  const auto half = static_cast<std::uint32_t>((w.deque.size() + 1) / 2);
-  std::uint32_t offer = std::min(room, half);
-  if (sws_offer_cap_ > 0) offer = std::min(offer, sws_offer_cap_);
+  const std::uint32_t offer = plan_.offer(proc.window.room(), w.deque.size());
+  if (offer == 0) return 0;
   buffer_.clear();
   if (w.deque.take_oldest(offer, buffer_) == 0) return 0;
   returned_.clear();
   proc.window.release(buffer_, returned_, ops, slot_bytes_);
   result_.releases += buffer_.size();
-  for (const Task& t : returned_) w.deque.push(t);  // Worker::accept_stolen
+  for (const Task& t : returned_) w.deque.push(t);  // handed straight back by the protocol
   return static_cast<std::uint32_t>(buffer_.size());
 }
 
@@ -59,7 +64,7 @@ std::uint32_t Engine<W>::release_from(Worker& w, Process& proc, OwnerOps& ops) {
 template <class W>
 std::optional<std::uint32_t> Engine<W>::reclaim(Worker& w) {
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
-  if (!proc.window.offering() || w.clock < proc.reserved_until) return 0;
+  if (!policy::PollPlan::may_reclaim(proc.window.offering(), w.clock, proc.reserved_until)) return 0;
   OwnerOps ops;
   buffer_.clear();
   const std::optional<std::uint32_t> n = proc.window.acquire(buffer_, ops);

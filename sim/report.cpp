@@ -47,7 +47,6 @@ nlohmann::json steals_json(const SimResult& r) {
 
 nlohmann::json report_json(const std::string& app, const nlohmann::json& params, const SimConfig& config,
                            const SimResult& r, const std::optional<SimResult>& one_worker) {
-  const Options& o = config.options;
   nlohmann::json j;
   j["app"] = app;
   j["impl"] = "sim";
@@ -55,18 +54,6 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
   j["machine"] = machine_json(config.machine);
   j["workers"] = config.machine.workers();
   j["ranks"] = config.machine.ranks();
-  j["policy"] = {{"victim", to_string(o.victim.kind)},
-                 {"hvs_attempts", to_string(o.victim.hvs)},
-                 {"balance", to_string(o.balance)},
-                 {"remote_steal", to_string(o.remote_steal)},
-                 {"spawn", to_string(o.policy)},
-                 {"queue_bound", o.queue_bound},
-                 {"queue_demand", o.queue_demand},
-                 {"chunk", to_string(o.chunk)},
-                 {"protocol", to_string(o.protocol)},
-                 {"poll_interval", o.poll_interval},
-                 {"backoff", to_string(config.backoff)},
-                 {"seed", o.seed}};
   j["costs"] = costs_json(config.costs);
   j["time_s"] = r.time_s;
   j["result"] = r.tasks;

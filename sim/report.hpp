@@ -1,4 +1,6 @@
-// JSON of a simulation: the machine, the policies, the costs and the result
+// JSON of a simulation: the machine, the costs and the result, with the
+// caller's `params` (the app's, and the runtime options keyed as in
+// `heist bench --json`: stats::options_json)
 // (the object `heist sim --json` prints; field names are fixed by issue 6:
 // time_s, result, speedup, efficiency, steals per level, messages).
 #pragma once

@@ -2,11 +2,11 @@
 // the runtime (src/rma/) as plain words — driven by the runtime's own pure
 // protocol state machines: SwsOwnerState / SwsSteal / sws_apply
 // (src/rma/sws_state_machines.hpp, sws_stealval.hpp) and SdcOwnerState /
-// SdcSteal / sdc_apply (src/rma/sdc_queue_state.hpp). The owner-side
-// operations below follow SwsQueue and SdcQueue (src/rma/sws_queue.cpp,
-// sdc_queue.cpp) call for call, counting the blocking operations each does on
-// its own window so the engine can charge latency(self) for them; the thief
-// side is the engine's (one event per communication).
+// SdcSteal / sdc_apply (src/rma/sdc_queue_state.hpp), whose owner states also
+// decide dry, asked, room and offering. Below: the state machines' calls on
+// plain words, with a count of the blocking operations each owner call does
+// on its own window (charged latency(self) by the engine); the thief side is
+// the engine's (one event per communication).
 #pragma once
 
 #include <algorithm>
@@ -38,7 +38,7 @@ class SimWindow {
   StealProtocolKind kind() const noexcept { return kind_; }
   std::uint32_t slots() const noexcept { return slots_; }
 
-  // ---- owner side (SwsQueue / SdcQueue) ----
+  // ---- owner side ----
   // Is the public queue empty or exhausted, so that a release may refill it?
   bool dry(OwnerOps& ops) {
     if (sws_) {
@@ -49,32 +49,21 @@ class SimWindow {
       }
       ++ops.blocking;
       sws_->observe(stealval);
-      const rma::sws::Stealval v = rma::sws::unpack(stealval);
-      asked_ = v.enabled() ? v.attempts > rma::sws::max_steals(v.offered) : v.attempts > 0;
-      return sws_->exhausted() || sws_->disabled();
+      asked_ = rma::sws::asked(stealval);
+      return sws_->refillable();
     }
     ops.blocking += 2;  // itail, then tail
     const std::uint64_t itail = sdc.itail;
     tail_seen_ = sdc.tail;
     ring.forget_below(sdc_->progress(itail, tail_seen_));
-    const bool empty = tail_seen_ == sdc_->split();
-    asked_ = empty;
-    return empty;
+    asked_ = sdc_->drained(tail_seen_);
+    return asked_;
   }
   bool asked() const noexcept { return asked_; }
   bool offering() const noexcept {
-    return sws_ ? sws_->live() && !sws_->exhausted() : sdc_->split() > tail_seen_;
+    return sws_ ? sws_->offering() : sdc_->offering(tail_seen_);
   }
-  std::uint32_t room() const noexcept {
-    if (sws_) {
-      if (!sws_->exhausted() && !sws_->disabled()) return 0;
-      const std::uint64_t free_slots = sws_->ring_tail() + sws_->ring_slots() - sws_->split();
-      return static_cast<std::uint32_t>(
-          std::min<std::uint64_t>({free_slots, rma::sws::kMaxOffered, sws_->ring_slots()}));
-    }
-    return static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(sdc_->vtail() + slots_ - sdc_->head(), std::uint64_t{1} << 20));
-  }
+  std::uint32_t room() const noexcept { return sws_ ? sws_->room() : sdc_->room(); }
   // Offers `tasks`; tasks the protocol hands straight back go to `returned`.
   void release(const std::vector<Task>& tasks, std::vector<Task>& returned, OwnerOps& ops, std::size_t task_bytes) {
     const auto n = static_cast<std::uint32_t>(tasks.size());

@@ -13,6 +13,7 @@
 
 #include "common/spawn_probe.hpp"
 #include "common/table1.hpp"
+#include "stats/human_number.hpp"
 #include "stats/stats_json.hpp"
 
 namespace heist::apps {
@@ -44,18 +45,22 @@ std::size_t median_index(const std::vector<Timed>& runs) {
 
 void print_summary(std::ostream& out, const nlohmann::json& report) {
   char line[256];
-  out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  params "
-      << report["params"].dump() << "\n";
-  std::snprintf(line, sizeof line, "result %s  verified %s  ranks %d  workers %d  median %.6f s over %zu run(s)\n",
+  out << report["app"].get<std::string>() << " (" << report["impl"].get<std::string>() << ")  "
+      << stats::params_text(report["params"]) << "\n";
+  // Numbers for people: 4 significant digits (stats::human_number); the JSON keeps them all.
+  const auto num = [](const nlohmann::json& v) { return v.is_number() ? stats::human_number(v.get<double>()) : v.dump(); };
+  std::snprintf(line, sizeof line, "result %s  verified %s  ranks %d  workers %d  median %s s over %zu run(s)\n",
                 report["result"].dump().c_str(), report["verified"].get<bool>() ? "yes" : "NO",
-                report["ranks"].get<int>(), report["workers"].get<int>(), report["time_s"].get<double>(), report["times_s"].size());
+                report["ranks"].get<int>(), report["workers"].get<int>(), num(report["time_s"]).c_str(),
+                report["times_s"].size());
   out << line;
   if (!report.contains("stats")) return;
   const nlohmann::json& t1 = report["table1"];
-  std::snprintf(line, sizeof line, "table 1: avg task %.3f us  creation overhead %s us (inline %s us)  steals %llu  serialized %llu (%.1f%%)\n",
-                t1["avg_task_time_us"].get<double>(), t1["task_creation_overhead_us"].dump().c_str(),
-                t1["inline_spawn_overhead_us"].dump().c_str(), t1["steals"].get<unsigned long long>(),
-                t1["tasks_serialized"].get<unsigned long long>(), 100.0 * t1["tasks_serialized_share"].get<double>());
+  std::snprintf(line, sizeof line, "table 1: avg task %s us  creation overhead %s us (inline %s us)  steals %llu  serialized %llu (%s%%)\n",
+                num(t1["avg_task_time_us"]).c_str(), num(t1["task_creation_overhead_us"]).c_str(),
+                num(t1["inline_spawn_overhead_us"]).c_str(), t1["steals"].get<unsigned long long>(),
+                t1["tasks_serialized"].get<unsigned long long>(),
+                stats::human_number(100.0 * t1["tasks_serialized_share"].get<double>(), 3).c_str());
   out << line;
   const nlohmann::json& s = report["stats"];
   std::snprintf(line, sizeof line,
@@ -94,9 +99,9 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
     const int rank = w["rank"].get<int>();
     if (rank != last_rank) id = 0;
     last_rank = rank;
-    std::snprintf(line, sizeof line, "%4d %6d  %10.4f  %10.4f  %10.4f  %10.4f  %9llu  %9llu %9llu\n", rank, id++,
-                  w["time_work_s"].get<double>(), w["time_search_s"].get<double>(), w["time_steal_s"].get<double>(),
-                  w["time_comm_s"].get<double>(),
+    std::snprintf(line, sizeof line, "%4d %6d  %10s  %10s  %10s  %10s  %9llu  %9llu %9llu\n", rank, id++,
+                  num(w["time_work_s"]).c_str(), num(w["time_search_s"]).c_str(), num(w["time_steal_s"]).c_str(),
+                  num(w["time_comm_s"]).c_str(),
                   w["tasks_executed"].get<unsigned long long>(), w["tasks_stolen"].get<unsigned long long>(),
                   w["remote_tasks_stolen"].get<unsigned long long>());
     out << line;
@@ -156,26 +161,9 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   report["impl"] = settings.sequential ? "seq" : "heist";
   nlohmann::json params = app.params();
   if (!settings.sequential) {
-    params["policy"] = to_string(runtime_options.policy);
-    params["queue_bound"] = runtime_options.queue_bound;
-    params["chunk"] = to_string(runtime_options.chunk);
-    params["victim"] = to_string(runtime_options.victim.kind);
-    params["hvs_attempts"] = to_string(runtime_options.victim.hvs);
-    params["hierarchy"] = to_string(runtime_options.hierarchy);
+    // Every runtime option, keyed as in `heist sim --json` (stats::options_json).
+    params.update(stats::options_json(runtime_options, false));
     params["mode"] = settings.mode == RunMode::pool ? "pool" : "root";
-    if (ranks > 1) {
-      params["protocol"] = to_string(runtime_options.protocol);
-      params["balance"] = to_string(runtime_options.balance);
-      params["remote_steal"] = to_string(runtime_options.remote_steal);
-      params["ranks_per_node"] = runtime_options.ranks_per_node;
-      params["inter_node_delay_us"] = runtime_options.inter_node_delay_us;
-      if (runtime_options.balance == BalanceMode::push) {
-        const PushOptions& push = runtime_options.push;
-        params["push"] = {{"min_tasks", push.min_tasks},   {"min_imbalance", push.min_imbalance},
-                          {"min_ratio", push.min_ratio},   {"share", push.share},
-                          {"max_tasks", push.max_tasks},   {"interval_us", push.interval_us}};
-      }
-    }
   }
   report["params"] = params;
   report["ranks"] = ranks;

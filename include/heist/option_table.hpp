@@ -19,8 +19,18 @@ struct OptionSpec {
   std::string (*get)(const Options&);
   // Parses and validates `value`; throws OptionError("<flag>: <why>").
   void (*set)(Options&, const std::string& value);
+  // Whether the simulator (`heist sim`, sim/) models the option: the
+  // simulated workers honour it with the runtime's meaning. Only these are
+  // options of `heist sim`; the rest (threads, stacks, MPI, progress,
+  // tracing, fault injection) describe what its machine model replaces.
+  bool simulated = false;
 };
 
 std::span<const OptionSpec> option_table() noexcept;
+
+// The option's key in the `params` object of `heist bench --json` and
+// `heist sim --json`: its long flag without the dashes, '-' -> '_'
+// ("--victim" -> "victim", "--slaw-s" -> "slaw_s").
+std::string option_key(const OptionSpec& spec);
 
 }  // namespace heist

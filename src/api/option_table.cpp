@@ -63,6 +63,8 @@ E parse_choice(const std::string& text, const char* flag, std::initializer_list<
 
 // Every range below is also what Options::validate() checks.
 constexpr int kMaxWorkers = 4096;
+// OptionSpec::simulated: the simulated workers of `heist sim` honour the option.
+constexpr bool kSimulated = true;
 
 const OptionSpec kTable[] = {
     {"workers", "HEIST_WORKERS", "--workers", "worker threads in this process (0: one per core)",
@@ -70,10 +72,10 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) { o.workers = parse_int(v, 0, kMaxWorkers, "--workers"); }},
     {"policy", "HEIST_POLICY", "--policy", "spawn policy: help-first, inline, bounded, slaw, work-first, adaptive",
      [](const Options& o) { return std::string(to_string(o.policy)); },
-     [](Options& o, const std::string& v) { o.policy = parse_spawn_policy(v); }},
+     [](Options& o, const std::string& v) { o.policy = parse_spawn_policy(v); }, kSimulated},
     {"queue_bound", "HEIST_QUEUE_BOUND", "--queue-bound", "bounded policy: tasks a worker holds (queued or running) before spawns run inline",
      [](const Options& o) { return std::to_string(o.queue_bound); },
-     [](Options& o, const std::string& v) { o.queue_bound = parse_int(v, 1, 1 << 30, "--queue-bound"); }},
+     [](Options& o, const std::string& v) { o.queue_bound = parse_int(v, 1, 1 << 30, "--queue-bound"); }, kSimulated},
     {"queue_demand", "HEIST_QUEUE_DEMAND", "--queue-demand",
      "bounded: queue a task only when nothing is public or a thief asked (on|off)",
      [](const Options& o) { return std::string(o.queue_demand ? "on" : "off"); },
@@ -81,12 +83,12 @@ const OptionSpec kTable[] = {
        if (v == "on" || v == "1" || v == "true") o.queue_demand = true;
        else if (v == "off" || v == "0" || v == "false") o.queue_demand = false;
        else throw OptionError("--queue-demand: '" + v + "' is not on or off");
-     }},
+     }, kSimulated},
     {"chunk", "HEIST_CHUNK", "--chunk",
      "tasks per steal, at every level: K, half, or hcs[:K] (K inside a node, half across nodes) with "
      "LEVEL=K|half overrides, e.g. hcs:2,node=half",
      [](const Options& o) { return to_string(o.chunk); },
-     [](Options& o, const std::string& v) { o.chunk = parse_chunk(v); }},
+     [](Options& o, const std::string& v) { o.chunk = parse_chunk(v); }, kSimulated},
     {"victim", "HEIST_VICTIM", "--victim",
      "victim selection: random, hvs (nearest levels first), success-only (across nodes only ranks that advertise "
      "work, by request)",
@@ -94,21 +96,21 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.victim.kind = parse_choice(v, "--victim", {VictimSpec::Kind::random, VictimSpec::Kind::hvs,
                                                      VictimSpec::Kind::success_only});
-     }},
+     }, kSimulated},
     {"hvs_attempts", "HEIST_HVS_ATTEMPTS", "--hvs-attempts",
      "HVS attempts per level before moving up, e.g. process=4,machine=24 (default: the places of the domain; "
      "4 log2 N at the top)",
      [](const Options& o) { return to_string(o.victim.hvs); },
-     [](Options& o, const std::string& v) { o.victim.hvs = parse_hvs_counts(v); }},
+     [](Options& o, const std::string& v) { o.victim.hvs = parse_hvs_counts(v); }, kSimulated},
     {"slaw_stack_frames", "HEIST_SLAW_S", "--slaw-s", "SLAW S: inline frames after which spawns queue again",
      [](const Options& o) { return std::to_string(o.slaw_stack_frames); },
-     [](Options& o, const std::string& v) { o.slaw_stack_frames = parse_int(v, 1, 1 << 20, "--slaw-s"); }},
+     [](Options& o, const std::string& v) { o.slaw_stack_frames = parse_int(v, 1, 1 << 20, "--slaw-s"); }, kSimulated},
     {"slaw_queue_tasks", "HEIST_SLAW_F", "--slaw-f", "SLAW F: queued tasks after which spawns run inline",
      [](const Options& o) { return std::to_string(o.slaw_queue_tasks); },
-     [](Options& o, const std::string& v) { o.slaw_queue_tasks = parse_int(v, 1, 1 << 30, "--slaw-f"); }},
+     [](Options& o, const std::string& v) { o.slaw_queue_tasks = parse_int(v, 1, 1 << 30, "--slaw-f"); }, kSimulated},
     {"slaw_interval", "HEIST_SLAW_INT", "--slaw-int", "SLAW INT: spawns between re-evaluations of the policy",
      [](const Options& o) { return std::to_string(o.slaw_interval); },
-     [](Options& o, const std::string& v) { o.slaw_interval = parse_int(v, 1, 1 << 20, "--slaw-int"); }},
+     [](Options& o, const std::string& v) { o.slaw_interval = parse_int(v, 1, 1 << 20, "--slaw-int"); }, kSimulated},
     {"continuations", "HEIST_CONTINUATIONS", "--continuations",
      "run tasks on fibers so continuations can be stolen: auto (for work-first, adaptive), on, off",
      [](const Options& o) { return std::string(to_string(o.continuations)); },
@@ -136,7 +138,7 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.task_input_bytes); },
      [](Options& o, const std::string& v) {
        o.task_input_bytes = parse_int<std::size_t>(v, 32, 65000, "--task-input-bytes");
-     }},
+     }, kSimulated},
     {"deque_initial_tasks", "HEIST_DEQUE_TASKS", "--deque-tasks", "initial task slots per worker deque",
      [](const Options& o) { return std::to_string(o.deque_initial_tasks); },
      [](Options& o, const std::string& v) {
@@ -147,7 +149,7 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.deque_max_tasks); },
      [](Options& o, const std::string& v) {
        o.deque_max_tasks = parse_int<std::size_t>(v, 2, std::size_t{1} << 31, "--deque-max-tasks");
-     }},
+     }, kSimulated},
     {"max_help_depth", "HEIST_MAX_HELP_DEPTH", "--max-help-depth",
      "nested waits after which a waiting worker stops stealing (stack bound)",
      [](const Options& o) { return std::to_string(o.max_help_depth); },
@@ -161,7 +163,7 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.seed); },
      [](Options& o, const std::string& v) {
        o.seed = parse_int<std::uint64_t>(v, 0, std::uint64_t{1} << 62, "--seed");
-     }},
+     }, kSimulated},
     {"hierarchy", "HEIST_HIERARCHY", "--hierarchy",
      "levels inside a process: detect (hwloc), or workers per domain, e.g. cache=2,numa=4,socket=8, or @FILE",
      [](const Options& o) { return to_string(o.hierarchy); },
@@ -181,54 +183,54 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::string(to_string(o.protocol)); },
      [](Options& o, const std::string& v) {
        o.protocol = parse_choice(v, "--protocol", {StealProtocolKind::sws, StealProtocolKind::sdc});
-     }},
+     }, kSimulated},
     {"balance", "HEIST_BALANCE", "--balance",
      "load balancing between processes: steal, or push (Chameleon: overloaded ranks push to underloaded ones)",
      [](const Options& o) { return std::string(to_string(o.balance)); },
      [](Options& o, const std::string& v) {
        o.balance = parse_choice(v, "--balance", {BalanceMode::steal, BalanceMode::push});
-     }},
+     }, kSimulated},
     {"remote_steal", "HEIST_REMOTE_STEAL", "--remote-steal",
      "who steals from other processes: parallel (every idle worker) or sequential (one worker of a process at a time)",
      [](const Options& o) { return std::string(to_string(o.remote_steal)); },
      [](Options& o, const std::string& v) {
        o.remote_steal = parse_choice(v, "--remote-steal", {RemoteStealMode::parallel, RemoteStealMode::sequential});
-     }},
+     }, kSimulated},
     {"push_min_tasks", "HEIST_PUSH_MIN_TASKS", "--push-min-tasks", "push: a rank pushes only while it holds this many tasks",
      [](const Options& o) { return std::to_string(o.push.min_tasks); },
-     [](Options& o, const std::string& v) { o.push.min_tasks = parse_int<std::uint32_t>(v, 1, 1u << 30, "--push-min-tasks"); }},
+     [](Options& o, const std::string& v) { o.push.min_tasks = parse_int<std::uint32_t>(v, 1, 1u << 30, "--push-min-tasks"); }, kSimulated},
     {"push_min_imbalance", "HEIST_PUSH_MIN_IMBALANCE", "--push-min-imbalance",
      "push: tasks between a pair's loads before the heavier pushes",
      [](const Options& o) { return std::to_string(o.push.min_imbalance); },
      [](Options& o, const std::string& v) {
        o.push.min_imbalance = parse_int<std::uint32_t>(v, 1, 1u << 30, "--push-min-imbalance");
-     }},
+     }, kSimulated},
     {"push_min_ratio", "HEIST_PUSH_MIN_RATIO", "--push-min-ratio",
      "push: relative imbalance (from - to) / from before the heavier pushes, in [0, 1]",
      [](const Options& o) { return format_double(o.push.min_ratio); },
-     [](Options& o, const std::string& v) { o.push.min_ratio = parse_double(v, 0.0, 1.0, "--push-min-ratio"); }},
+     [](Options& o, const std::string& v) { o.push.min_ratio = parse_double(v, 0.0, 1.0, "--push-min-ratio"); }, kSimulated},
     {"push_share", "HEIST_PUSH_SHARE", "--push-share", "push: share of a pair's difference moved, in (0, 1]",
      [](const Options& o) { return format_double(o.push.share); },
-     [](Options& o, const std::string& v) { o.push.share = parse_double(v, 1e-6, 1.0, "--push-share"); }},
+     [](Options& o, const std::string& v) { o.push.share = parse_double(v, 1e-6, 1.0, "--push-share"); }, kSimulated},
     {"push_max_tasks", "HEIST_PUSH_MAX_TASKS", "--push-max-tasks", "push: tasks per transfer, at most",
      [](const Options& o) { return std::to_string(o.push.max_tasks); },
-     [](Options& o, const std::string& v) { o.push.max_tasks = parse_int<std::uint32_t>(v, 1, 1u << 20, "--push-max-tasks"); }},
+     [](Options& o, const std::string& v) { o.push.max_tasks = parse_int<std::uint32_t>(v, 1, 1u << 20, "--push-max-tasks"); }, kSimulated},
     {"push_interval_us", "HEIST_PUSH_INTERVAL_US", "--push-interval-us",
      "push: how often a rank publishes its load and plans transfers, microseconds",
      [](const Options& o) { return std::to_string(o.push.interval_us); },
-     [](Options& o, const std::string& v) { o.push.interval_us = parse_int(v, 1, 10000000, "--push-interval-us"); }},
+     [](Options& o, const std::string& v) { o.push.interval_us = parse_int(v, 1, 10000000, "--push-interval-us"); }, kSimulated},
     {"public_queue_slots", "HEIST_PUBLIC_QUEUE_SLOTS", "--public-queue-slots",
      "task slots in each process's public queue (MPI window)",
      [](const Options& o) { return std::to_string(o.public_queue_slots); },
      [](Options& o, const std::string& v) {
        o.public_queue_slots = parse_int<std::size_t>(v, 2, std::size_t{1} << 19, "--public-queue-slots");
-     }},
+     }, kSimulated},
     {"mailbox_slots", "HEIST_MAILBOX_SLOTS", "--mailbox-slots",
      "tasks other ranks can deliver to a process before it reads them (success-only requests, push)",
      [](const Options& o) { return std::to_string(o.mailbox_slots); },
      [](Options& o, const std::string& v) {
        o.mailbox_slots = parse_int<std::size_t>(v, 16, std::size_t{1} << 20, "--mailbox-slots");
-     }},
+     }, kSimulated},
     {"inbox_slots", "HEIST_INBOX_SLOTS", "--inbox-slots",
      "remote task completions a process can hold before senders wait",
      [](const Options& o) { return std::to_string(o.inbox_slots); },
@@ -244,7 +246,7 @@ const OptionSpec kTable[] = {
     {"poll_interval", "HEIST_POLL_INTERVAL", "--poll-interval",
      "tasks executed (or slow-path spawns) between a worker's polls of the public queue and inbox",
      [](const Options& o) { return std::to_string(o.poll_interval); },
-     [](Options& o, const std::string& v) { o.poll_interval = parse_int(v, 1, 1 << 24, "--poll-interval"); }},
+     [](Options& o, const std::string& v) { o.poll_interval = parse_int(v, 1, 1 << 24, "--poll-interval"); }, kSimulated},
     {"progress_interval_us", "HEIST_PROGRESS_INTERVAL_US", "--progress-interval-us",
      "period of the progress thread (--progress thread), microseconds",
      [](const Options& o) { return std::to_string(o.progress_interval_us); },
@@ -254,17 +256,17 @@ const OptionSpec kTable[] = {
     {"poll_period_us", "HEIST_POLL_PERIOD_US", "--poll-period-us",
      "between processes: longest time between a spawning worker's polls (paces its inline spawns), microseconds",
      [](const Options& o) { return std::to_string(o.poll_period_us); },
-     [](Options& o, const std::string& v) { o.poll_period_us = parse_int(v, 1, 1000000, "--poll-period-us"); }},
+     [](Options& o, const std::string& v) { o.poll_period_us = parse_int(v, 1, 1000000, "--poll-period-us"); }, kSimulated},
     {"reacquire_delay_us", "HEIST_REACQUIRE_DELAY_US", "--reacquire-delay-us",
      "between processes: tasks released because another rank asked stay reserved for thieves this long, microseconds",
      [](const Options& o) { return std::to_string(o.reacquire_delay_us); },
      [](Options& o, const std::string& v) {
        o.reacquire_delay_us = parse_int(v, 0, 1000000, "--reacquire-delay-us");
-     }},
+     }, kSimulated},
     {"sws_empty_threshold", "HEIST_SWS_EMPTY_THRESHOLD", "--sws-empty-threshold",
      "SWS steal damping: attempts seen on a target before thieves probe it first",
      [](const Options& o) { return std::to_string(o.sws_empty_threshold); },
-     [](Options& o, const std::string& v) { o.sws_empty_threshold = parse_int(v, 1, 1 << 20, "--sws-empty-threshold"); }},
+     [](Options& o, const std::string& v) { o.sws_empty_threshold = parse_int(v, 1, 1 << 20, "--sws-empty-threshold"); }, kSimulated},
     {"rma_delay_us", "HEIST_RMA_DELAY_US", "--rma-delay-us",
      "debug: random delay of up to this many microseconds before every RMA call (0: off)",
      [](const Options& o) { return std::to_string(o.rma_delay_us); },
@@ -294,7 +296,7 @@ const OptionSpec kTable[] = {
     {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
      "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
      [](const Options& o) { return std::to_string(o.ranks_per_node); },
-     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }},
+     [](Options& o, const std::string& v) { o.ranks_per_node = parse_int(v, 0, 1 << 16, "--ranks-per-node"); }, kSimulated},
     {"inter_node_delay_us", "HEIST_INTER_NODE_DELAY_US", "--inter-node-delay-us",
      "microseconds added before every RMA operation whose target is on another (virtual) node",
      [](const Options& o) { return std::to_string(o.inter_node_delay_us); },
@@ -306,6 +308,14 @@ const OptionSpec kTable[] = {
 }  // namespace
 
 std::span<const OptionSpec> option_table() noexcept { return kTable; }
+
+std::string option_key(const OptionSpec& spec) {
+  std::string key(spec.flag);
+  key.erase(0, key.find_first_not_of('-'));
+  for (char& c : key)
+    if (c == '-') c = '_';
+  return key;
+}
 
 Options Options::from_env() {
   Options options;

@@ -24,15 +24,8 @@ bool SdcQueue::dry(CommCounters& c) {
   const std::uint64_t itail = win_.read_sync(rank_, WindowLayout::kSdcItail, c);
   tail_seen_ = win_.read_sync(rank_, WindowLayout::kSdcTail, c);
   owner_.progress(itail, tail_seen_);
-  const bool empty = tail_seen_ == owner_.split();
-  // SDC has no word that records failed steals: an empty public part is the request.
-  asked_ = empty;
-  return empty;
-}
-
-std::uint32_t SdcQueue::room() const noexcept {
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(owner_.vtail() + layout_.ring_slots - owner_.head(),
-                                                            std::uint64_t{1} << 20));
+  asked_ = owner_.drained(tail_seen_);
+  return asked_;
 }
 
 void SdcQueue::release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>&, CommCounters& c) {

@@ -29,10 +29,10 @@ class SdcQueue final : public StealProtocol {
 
   bool dry(CommCounters& c) override;
   bool asked() const noexcept override { return asked_; }
-  std::uint32_t room() const noexcept override;
+  std::uint32_t room() const noexcept override { return owner_.room(); }
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;
   std::uint32_t acquire(std::vector<std::byte>& out, CommCounters& c) override;
-  bool offering() const noexcept override { return owner_.split() > tail_seen_; }
+  bool offering() const noexcept override { return owner_.offering(tail_seen_); }
   std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
                       CommCounters& c) override;
 

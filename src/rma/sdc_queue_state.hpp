@@ -162,6 +162,14 @@ class SdcOwnerState {
   std::uint64_t vtail() const noexcept { return vtail_; }  // slots below it may be reused
   std::uint64_t local() const noexcept { return head_ - split_; }
   bool may_push() const noexcept { return head_ < vtail_ + slots_; }
+  // Tasks a release may push now (free slots; at most 2^20 at once).
+  std::uint32_t room() const noexcept {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(vtail_ + slots_ - head_, std::uint64_t{1} << 20));
+  }
+  // Given the tail last read: thieves took every public task (SDC has no
+  // word that records failed steals: an empty public part is the request).
+  bool drained(std::uint64_t tail_read) const noexcept { return tail_read == split_; }
+  bool offering(std::uint64_t tail_read) const noexcept { return split_ > tail_read; }
 
   // Push a task at head (pre: may_push()); pop the newest private task.
   std::uint64_t push() {

@@ -28,15 +28,8 @@ bool SwsQueue::dry(CommCounters& c) {
   }
   const std::uint64_t word = win_.read_sync(rank_, WindowLayout::kStealval, c);
   owner_.observe(word);
-  const sws::Stealval v = sws::unpack(word);
-  asked_ = v.enabled() ? v.attempts > sws::max_steals(v.offered) : v.attempts > 0;
-  return owner_.exhausted() || owner_.disabled();
-}
-
-std::uint32_t SwsQueue::room() const noexcept {
-  if (!owner_.exhausted() && !owner_.disabled()) return 0;
-  const std::uint64_t free_slots = owner_.ring_tail() + owner_.ring_slots() - owner_.split();
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>({free_slots, sws::kMaxOffered, owner_.ring_slots()}));
+  asked_ = sws::asked(word);
+  return owner_.refillable();
 }
 
 void SwsQueue::release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) {

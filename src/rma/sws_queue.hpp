@@ -28,10 +28,10 @@ class SwsQueue final : public StealProtocol {
 
   bool dry(CommCounters& c) override;
   bool asked() const noexcept override { return asked_; }
-  std::uint32_t room() const noexcept override;
+  std::uint32_t room() const noexcept override { return owner_.room(); }
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;
   std::uint32_t acquire(std::vector<std::byte>& out, CommCounters& c) override;
-  bool offering() const noexcept override { return owner_.live() && !owner_.exhausted(); }
+  bool offering() const noexcept override { return owner_.offering(); }
   // The block is the protocol's (steal-half sequence of the offer): `level`
   // plays no part; the owner shapes its offers instead (Distributor).
   std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,

@@ -107,6 +107,16 @@ class SwsOwnerState {
   bool exhausted() const noexcept {
     return live() && sws::attempts_of(read_) >= sws::max_steals(offer_.offered);
   }
+  // The public queue may take a release (its offer is used up or withdrawn).
+  bool refillable() const noexcept { return exhausted() || disabled(); }
+  // Some offered task is still to be claimed.
+  bool offering() const noexcept { return live() && !exhausted(); }
+  // Tasks a release may offer now: free ring slots, within an offer's limit.
+  std::uint32_t room() const noexcept {
+    if (!refillable()) return 0;
+    const std::uint64_t free_slots = ring_tail() + slots_ - split_;
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>({free_slots, sws::kMaxOffered, slots_}));
+  }
   // First index a thief may still read; slots below it (mod slots) are free.
   std::uint64_t ring_tail() const noexcept {
     for (const Region& r : regions_)

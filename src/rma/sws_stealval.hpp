@@ -186,6 +186,13 @@ constexpr std::uint32_t ring_slot(std::uint32_t start, std::uint64_t offset, std
   return static_cast<std::uint32_t>((start + offset) % slots);
 }
 
+// The owner, reading the word at a poll: did thieves ask for more than it
+// offers (an attempt beyond the offer's blocks, or any attempt while disabled)?
+constexpr bool asked(std::uint64_t word) noexcept {
+  const Stealval v = unpack(word);
+  return v.enabled() ? v.attempts > max_steals(v.offered) : v.attempts > 0;
+}
+
 // ---- damping ----
 
 enum class TargetMode : std::uint8_t { full, empty };

@@ -3,13 +3,13 @@
 the last stdout line is one JSON object with the fields issue 6 names, the
 task count is the one expected, and the steal counters add up.
 
-  check_sim_json.py [--expect-result N] [--expect-workers W] -- CMD...
+  check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S] -- CMD...
 """
 import sys
 
 from json_report import run_report
 
-REQUIRED = ["app", "params", "machine", "workers", "ranks", "policy", "costs", "time_s", "result", "t1_s",
+REQUIRED = ["app", "params", "machine", "workers", "ranks", "costs", "time_s", "result", "t1_s",
             "speedup", "efficiency", "steals", "steal_totals", "messages", "time_breakdown_s", "simulator"]
 LEVELS = ["cache", "numa", "socket", "process", "node", "machine"]
 
@@ -24,6 +24,11 @@ def main():
         fail(f"result {report['result']} != {expect['--expect-result']}")
     if "--expect-workers" in expect and report["workers"] != int(expect["--expect-workers"]):
         fail(f"workers {report['workers']} != {expect['--expect-workers']}")
+    if "--expect-costs-source" in expect and report["costs"].get("source") != expect["--expect-costs-source"]:
+        fail(f"costs.source {report['costs'].get('source')!r} != {expect['--expect-costs-source']!r}")
+    for k in ("policy", "victim", "chunk", "queue_demand", "protocol", "seed", "backoff"):
+        if k not in report["params"]:
+            fail(f"params.{k} missing (the options belong in params)")
     if not (report["time_s"] > 0 and report["t1_s"] > 0):
         fail(f"time_s {report['time_s']}, one worker's {report['t1_s']}: not positive")
     if report["t1_s"] > report["time_s"] * report["workers"] * 1.001 + 1e-12:

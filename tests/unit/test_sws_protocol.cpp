@@ -297,3 +297,46 @@ TEST(SdcOwnerState, RandomInterleavingsTakeEveryTaskOnce) {
 }
 
 }  // namespace
+
+// The owner-side decisions the runtime's queues and the simulator's window
+// share: dry (refillable / drained), asked, room, offering.
+TEST(SwsOwnerState, RefillRoomOfferingAndAsked) {
+  SwsOwnerState o(64);
+  std::uint64_t word = 0;
+  EXPECT_TRUE(o.refillable());
+  EXPECT_FALSE(o.offering());
+  EXPECT_EQ(o.room(), 64u);
+  EXPECT_FALSE(sws::asked(word));
+  o.on_released(fetch_add(word, o.release_addend(8)));
+  EXPECT_FALSE(o.refillable());
+  EXPECT_TRUE(o.offering());
+  EXPECT_EQ(o.room(), 0u) << "a live offer with blocks left takes no release";
+  ASSERT_EQ(sws::max_steals(8), 4u);  // blocks 4, 2, 1, 1
+  for (int i = 0; i < 4; ++i) fetch_add(word, sws::steal_addend());
+  o.observe(word);
+  EXPECT_TRUE(o.refillable());
+  EXPECT_FALSE(o.offering());
+  EXPECT_EQ(o.room(), 56u) << "the claimed blocks' 8 slots stay busy until completed";
+  EXPECT_FALSE(sws::asked(word)) << "every attempt got a block";
+  fetch_add(word, sws::steal_addend());
+  EXPECT_TRUE(sws::asked(word)) << "an attempt beyond the offer's blocks";
+  EXPECT_FALSE(sws::asked(sws::pack({0, sws::kDisabledEpoch, 0, 0})));
+  EXPECT_TRUE(sws::asked(sws::pack({1, sws::kDisabledEpoch, 0, 0}))) << "any attempt while disabled";
+}
+
+TEST(SdcOwnerState, RoomDrainedAndOffering) {
+  SdcOwnerState o(8);
+  EXPECT_EQ(o.room(), 8u);
+  for (int i = 0; i < 6; ++i) o.push();
+  EXPECT_EQ(o.room(), 2u);
+  EXPECT_TRUE(o.drained(0)) << "nothing public yet";
+  EXPECT_FALSE(o.offering(0));
+  EXPECT_EQ(o.publish_all(0), 6u);
+  EXPECT_FALSE(o.drained(0));
+  EXPECT_TRUE(o.offering(0));
+  EXPECT_TRUE(o.offering(5));
+  EXPECT_TRUE(o.drained(6)) << "thieves took every public task";
+  EXPECT_FALSE(o.offering(6));
+  EXPECT_EQ(o.progress(6, 6), 6u);
+  EXPECT_EQ(o.room(), 8u) << "every slot copied out: the ring is free again";
+}

@@ -1,0 +1,192 @@
+// PollPlan (DESIGN layer 5): every decision a process takes about work
+// between processes when one of its workers polls — pure, deterministic
+// code (no threads, clocks, MPI or thread-locals: times and counts come in
+// as arguments), called by the runtime (rma::Distributor and its parts) and
+// by the simulator (sim/engine_window.hpp, engine_mailbox.hpp) alike, so a
+// simulated figure is a statement about the runtime's own decisions.
+//
+// A poll, in order:
+//   1. the mailbox (success-only answers, pushes) is drained when either
+//      balancing is on (drains_mailbox);
+//   2. success-only: the process's load is advertised on the boards when it
+//      turns zero or non-zero (publish_at_poll), and waiting requests are
+//      answered, one per requesting rank in rank order (RequestBook,
+//      serve_requests), each with answer_size tasks; a request is never
+//      declined: with nothing to spare the next spawn queues work for it;
+//   3. push: every push interval (Pacer) the load is published when it
+//      changed (publish_at_push), the board read, and the transfers this rank
+//      sends planned (plan_push, push_size);
+//   4. when another rank may steal one-sidedly (watches_public_queue) and the
+//      public queue ran dry: on_dry says whether to release the older half of
+//      the deque (offer) or ask the next spawn to queue work; after_release
+//      whether to reserve the offer for thieves (reacquire delay) or, when
+//      nothing could leave the process, ask the next spawn.
+// An idle worker of the process takes back an unclaimed offer only when
+// may_reclaim. Termination: region_over.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "policy/chunk_policy.hpp"
+#include "policy/locality_plan.hpp"
+#include "policy/push_balance.hpp"
+
+namespace heist::policy {
+
+// The load a process advertises before its first publication (none yet).
+inline constexpr std::uint32_t kNothingPublished = 0xFFFFFFFFu;
+
+// A worker's share of its process's load: its queued tasks, plus the one it runs.
+constexpr std::uint32_t worker_load(std::size_t queued, bool running) noexcept {
+  return static_cast<std::uint32_t>(queued) + (running ? 1u : 0u);
+}
+
+// A periodic action: due once per period, at the first call at or after its time.
+template <class Time>
+class Pacer {
+ public:
+  bool due(Time now, Time period) noexcept {
+    if (now < next_) return false;
+    next_ = now + period;
+    return true;
+  }
+  void reset() noexcept { next_ = Time{}; }
+
+ private:
+  Time next_{};
+};
+
+// Requests of other ranks at this (victim) process: how many each rank
+// asked (cumulative) and how many were answered. The runtime sets the asked
+// counts from its window, the simulator counts deliveries.
+class RequestBook {
+ public:
+  RequestBook() = default;
+  explicit RequestBook(int ranks) : asked_(static_cast<std::size_t>(ranks), 0), served_(asked_) {}
+
+  void set_asked(int rank, std::uint64_t cumulative) { asked_.at(static_cast<std::size_t>(rank)) = cumulative; }
+  void add_asked(int rank) { ++asked_.at(static_cast<std::size_t>(rank)); }
+  void answered(int rank) { ++served_.at(static_cast<std::size_t>(rank)); }
+  bool waiting(int rank) const { return asked_.at(static_cast<std::size_t>(rank)) > served_.at(static_cast<std::size_t>(rank)); }
+  // The first rank at or after `from` whose request waits; -1 if none.
+  int next_waiting(int from) const noexcept {
+    for (std::size_t r = static_cast<std::size_t>(std::max(from, 0)); r < asked_.size(); ++r)
+      if (asked_[r] > served_[r]) return static_cast<int>(r);
+    return -1;
+  }
+  int ranks() const noexcept { return static_cast<int>(asked_.size()); }
+
+ private:
+  std::vector<std::uint64_t> asked_, served_;
+};
+
+// Answers the waiting requests, one per requesting rank, in rank order:
+// answer(rank) sends the answer and returns false when it could not (nothing
+// to spare). Stops there: returns false (some request still waits), else true.
+template <class Answer>
+bool serve_requests(RequestBook& book, Answer&& answer) {
+  for (int t = book.next_waiting(0); t >= 0; t = book.next_waiting(t + 1)) {
+    if (!answer(t)) return false;
+    book.answered(t);
+  }
+  return true;
+}
+
+// What a poll does on finding the public queue dry.
+struct DryStep {
+  bool release = false;    // move the older half of the polling worker's deque there
+  bool want_work = false;  // a thief asked and nothing is queued: queue the next spawn
+};
+
+// After a release of `released` tasks.
+struct ReleaseStep {
+  bool reserve = false;    // reserve the offer for other ranks' thieves (a thief asked)
+  bool want_work = false;  // a thief asked, nothing could leave, the queue has room: queue the next spawn
+};
+
+class PollPlan {
+ public:
+  PollPlan() = default;
+  PollPlan(const LocalityPlan& locality, const ChunkPolicy& chunk, std::size_t mailbox_slots) noexcept
+      : locality_(locality), chunk_(chunk), mailbox_half_(static_cast<std::uint32_t>(mailbox_slots / 2)) {}
+
+  const LocalityPlan& locality() const noexcept { return locality_; }
+
+  // ---- 1 to 3: balancing through the mailbox ----
+  bool drains_mailbox() const noexcept { return locality_.success_only || locality_.push; }
+  bool publish_at_poll(std::uint32_t load, std::uint32_t published) const noexcept {
+    return locality_.success_only && ((load > 0) != (published > 0) || published == kNothingPublished);
+  }
+  static bool publish_at_push(std::uint32_t load, std::uint32_t published) noexcept { return load != published; }
+  // Tasks answering a request of a rank at `level`, from `queued` tasks of
+  // the polling worker. A searching worker keeps one: without that, the
+  // tasks an idle process's own request just brought are passed on to the
+  // next requester before anyone runs them, and at the end of a run, with
+  // every rank idle and asking, the last tasks travel from rank to rank
+  // forever (the simulator found this livelock; docs/simulator.md).
+  std::uint32_t answer_size(std::size_t queued, bool searching, Level level) const noexcept {
+    const std::size_t keep = searching ? 1 : 0;
+    const std::size_t spare = queued > keep ? queued - keep : 0;
+    const auto available = static_cast<std::uint32_t>(std::min<std::size_t>(spare, 0xFFFFFFFFu));
+    return std::min(chunk_.take(available, level), mailbox_half_);
+  }
+  // The transfers this rank sends, of those plan_push plans from every
+  // rank's load as read on the board ([rank]), with this rank's own `load`
+  // (fresher than its board entry) in place of its entry.
+  template <class Word>
+  std::vector<PushTransfer> pushes_from(int rank, std::uint32_t load, std::span<const Word> board) const {
+    std::vector<RankLoad> loads;
+    loads.reserve(board.size());
+    for (std::size_t r = 0; r < board.size(); ++r)
+      loads.push_back({static_cast<int>(r), static_cast<int>(r) == rank ? load : static_cast<std::uint32_t>(board[r])});
+    std::vector<PushTransfer> mine;
+    for (const PushTransfer& t : plan_push(loads, locality_.push_thresholds))
+      if (t.from == rank) mine.push_back(t);
+    return mine;
+  }
+  std::uint32_t push_size(const PushTransfer& t, std::size_t queued) const noexcept {
+    return std::min({t.tasks, static_cast<std::uint32_t>(std::min<std::size_t>(queued, 0xFFFFFFFFu)), mailbox_half_});
+  }
+
+  // ---- 4: the public queue ----
+  bool watches_public_queue() const noexcept { return locality_.one_sided_thieves; }
+  static DryStep on_dry(bool asked, std::size_t queued) noexcept {
+    if (queued >= 1) return {true, false};
+    return {false, asked};
+  }
+  // Tasks to offer: the older half of the deque, within the queue's room and the SWS cap.
+  std::uint32_t offer(std::uint32_t room, std::size_t queued) const noexcept {
+    if (room == 0) return 0;
+    const auto half = static_cast<std::uint32_t>(std::min<std::size_t>((queued + 1) / 2, 0xFFFFFFFFu));
+    std::uint32_t n = std::min(room, half);
+    if (locality_.sws_offer_cap > 0) n = std::min(n, locality_.sws_offer_cap);
+    return n;
+  }
+  static ReleaseStep after_release(std::uint32_t released, bool asked, std::uint32_t room) noexcept {
+    if (!asked) return {};
+    if (released > 0) return {true, false};
+    return {false, room > 0};
+  }
+  // An idle worker may take back its process's unclaimed offer.
+  template <class Time>
+  static bool may_reclaim(bool offering, Time now, Time reserved_until) noexcept {
+    return offering && !(now < reserved_until);
+  }
+
+  // ---- termination ----
+  // Every rank's finish of region `generation` drained (rank 0's count is cumulative).
+  static bool region_over(std::uint64_t regions_done, int ranks, std::uint64_t generation) noexcept {
+    return regions_done >= static_cast<std::uint64_t>(ranks) * generation;
+  }
+
+ private:
+  LocalityPlan locality_;
+  ChunkPolicy chunk_;
+  std::uint32_t mailbox_half_ = 0;  // tasks per mailbox batch, at most
+};
+
+}  // namespace heist::policy

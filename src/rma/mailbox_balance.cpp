@@ -1,0 +1,159 @@
+#include "rma/mailbox_balance.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "platform/timer.hpp"
+#include "policy/search_driver.hpp"
+#include "sched/scheduler.hpp"
+#include "sched/worker.hpp"
+
+namespace heist::rma {
+
+MailboxBalance::MailboxBalance(DistContext& ctx, const policy::PollPlan& plan)
+    : ctx_(ctx), plan_(plan), mailbox_(ctx.window(), ctx.layout(), ctx.rank()) {}
+
+void MailboxBalance::set_up() {
+  const int ranks = ctx_.ranks();
+  for (int r = 0; r < ranks; ++r) {  // node ids follow each node's lowest rank (machine_map.hpp)
+    if (ctx_.node_of(r) == static_cast<int>(board_hosts_.size())) board_hosts_.push_back(r);
+  }
+  board_host_ = board_hosts_[static_cast<std::size_t>(ctx_.node_of(ctx_.rank()))];
+  requested_ = std::vector<std::atomic<bool>>(static_cast<std::size_t>(ranks));
+  requests_ = policy::RequestBook(ranks);
+}
+
+void MailboxBalance::on_poll(sched::Worker& w, PerWorker& p) {
+  if (plan_.drains_mailbox()) answer_doorbell(w, p);
+  if (plan_.locality().success_only) {
+    const std::uint32_t load = process_load();
+    if (plan_.publish_at_poll(load, published_)) publish_load(p, load);
+  }
+  if (plan_.locality().push) push_step(w, p);
+}
+
+std::uint32_t MailboxBalance::process_load() const noexcept {
+  std::uint32_t load = 0;
+  for (const PerWorker& p : ctx_.per_worker()) load += p.load.load(std::memory_order_relaxed);
+  return load;
+}
+
+void MailboxBalance::publish_load(PerWorker& p, std::uint32_t load) {
+  RmaWindow& window = ctx_.window();
+  for (int host : board_hosts_) window.replace(host, ctx_.layout().board(ctx_.rank()), load, p.comm);
+  for (int host : board_hosts_) window.flush(host, p.comm);
+  published_ = load;
+}
+
+void MailboxBalance::read_board(PerWorker& p) {
+  ctx_.window().read_words_sync(board_host_, ctx_.layout().board(0), p.words.data(), ctx_.ranks(), p.comm);
+}
+
+// ---------------------------------------------------------------- success-only
+
+bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
+  const bool sequential = ctx_.sched().options().remote_steal == RemoteStealMode::sequential;
+  if (sequential && !ctx_.remote_token().try_take()) return false;
+  PerWorker& p = ctx_.of(w);
+  ctx_.flush_pending(p);
+  read_board(p);
+  const int ranks = ctx_.ranks();
+  std::vector<std::uint32_t> advertised(static_cast<std::size_t>(ranks));
+  for (int r = 0; r < ranks; ++r) {
+    const bool queued = requested_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
+    advertised[static_cast<std::size_t>(r)] = queued ? 0u : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)]);
+  }
+  const std::optional<int> victim = search.next_rank(p.rng, advertised);
+  bool posted = false;
+  if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_relaxed)) {
+    RmaWindow& window = ctx_.window();
+    window.add(*victim, ctx_.layout().requests(ctx_.rank()), 1, p.comm);
+    window.flush(*victim, p.comm);  // the request lands before the doorbell rings
+    window.add(*victim, ctx_.layout().doorbell(), 1, p.comm);
+    window.flush(*victim, p.comm);
+    ++w.stats_ref().remote_steal_attempts;
+    posted = true;
+  }
+  if (sequential) ctx_.remote_token().give_back();
+  return posted;
+}
+
+void MailboxBalance::answer_doorbell(sched::Worker& w, PerWorker& p) {
+  // One read per poll: the doorbell rings after every request and every
+  // mailbox batch (each lands first), so nothing new is missed while it is
+  // silent; requests still unanswered are looked at again without it.
+  const std::uint64_t rung = ctx_.window().read_sync(ctx_.rank(), ctx_.layout().doorbell(), p.comm);
+  if (rung == doorbell_seen_ && !requests_waiting_) return;
+  doorbell_seen_ = rung;
+  drain_mailbox(w, p);
+  if (plan_.locality().success_only) serve_requests(w, p);
+}
+
+void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
+  const int ranks = ctx_.ranks();
+  ctx_.window().read_words_sync(ctx_.rank(), ctx_.layout().requests(0), p.words.data(), ranks, p.comm);
+  for (int t = 0; t < ranks; ++t) requests_.set_asked(t, p.words[static_cast<std::size_t>(t)]);
+  // A request of rank t waits: answer it now, or queue the next spawn to.
+  requests_waiting_ = !policy::serve_requests(requests_, [&](int t) {
+    const std::uint32_t n = plan_.answer_size(w.queued(), w.searching(), ctx_.level_of(t));
+    if (n == 0 || !send_tasks_to(t, MailKind::request, p, w, n)) {
+      w.want_work();
+      return false;
+    }
+    ++w.stats_ref().requests_served;
+    return true;
+  });
+}
+
+// ---------------------------------------------------------------- push
+
+void MailboxBalance::push_step(sched::Worker& w, PerWorker& p) {
+  if (!push_pacer_.due(platform::now_ns(), std::int64_t{ctx_.sched().options().push.interval_us} * 1000)) return;
+  const std::uint32_t load = process_load();
+  if (policy::PollPlan::publish_at_push(load, published_)) publish_load(p, load);
+  read_board(p);
+  const std::span<const std::uint64_t> board(p.words.data(), static_cast<std::size_t>(ctx_.ranks()));
+  for (const policy::PushTransfer& t : plan_.pushes_from(ctx_.rank(), load, board)) {
+    const std::uint32_t n = plan_.push_size(t, w.queued());
+    if (n > 0 && send_tasks_to(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
+  }
+}
+
+// ---------------------------------------------------------------- the mailbox
+
+bool MailboxBalance::send_tasks_to(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n) {
+  p.buffer.clear();
+  const std::uint32_t moved = w.take_oldest(n, p.buffer, ctx_.max_output());
+  if (moved == 0) return false;
+  mailbox_.send(target, kind, p.buffer.data(), moved, p.comm, [&] {
+    ctx_.drain_inbox(w, p);  // two ranks sending to each other's full mailboxes must not wait forever
+    drain_mailbox(w, p);
+    std::this_thread::yield();
+  });
+  WorkerStats& s = w.stats_ref();
+  (kind == MailKind::request ? s.tasks_served : s.tasks_pushed) += moved;
+  return true;
+}
+
+void MailboxBalance::drain_mailbox(sched::Worker& w, PerWorker& p) {
+  mailbox_.drain(p.comm, [&](const MailHeader& h, const std::byte* slots, std::uint32_t n) {
+    const int from = static_cast<int>(h.from);
+    if (from < 0 || from >= ctx_.ranks() || from == ctx_.rank())
+      throw DistError("heist: rank " + std::to_string(ctx_.rank()) + " found mailbox tasks from rank " +
+                      std::to_string(h.from) + "; memory is corrupt");
+    ctx_.accept(w, slots, n, from);
+    if (h.kind != static_cast<std::uint32_t>(MailKind::request)) return;
+    // The answer to this process's request at `from`: a successful steal.
+    requested_[static_cast<std::size_t>(from)].store(false, std::memory_order_relaxed);
+    WorkerStats& s = w.stats_ref();
+    LevelStealStats& at = s.levels[policy::index(ctx_.level_of(from))];
+    ++at.successes;
+    at.tasks += n;
+    ++s.remote_steals;
+    s.remote_tasks_stolen += n;
+  });
+}
+
+}  // namespace heist::rma

@@ -1,0 +1,82 @@
+// MailboxBalance: balancing between processes through the task mailbox —
+// success-only requests and their answers (HabaneroUPC++), Chameleon-style
+// pushes (PGAS-WS §3.2) — and the load boards both read. The decisions are
+// policy::PollPlan's; task_mailbox.hpp explains the delivery protocol.
+//
+// Success-only: every rank advertises its load (tasks queued, plus workers
+// busy with a task) on a board at each node's first rank when it turns zero
+// or non-zero; a thief reads its node's board (one RMA get), queues a
+// request (MPI_SUM on the victim's requests[thief], then on its doorbell) at
+// a rank of another node that advertises work, and the victim's next poll
+// with tasks to spare answers it through the thief's TaskMailbox (or queues
+// its next spawn to answer with); a request is never declined, so an
+// inter-node steal never fails. A poll reads one word, the doorbell, to
+// learn of requests and deliveries. Push: every --push-interval-us a rank
+// publishes its load, reads the board, plans and sends its share to the
+// paired rank's mailbox.
+//
+// Threads and orderings:
+//  * on_poll runs under the owner lock (DistContext): the request book, the
+//    doorbell seen, the load published and the push pacer are its state.
+//  * request() runs on any worker, with that worker's board copy and
+//    buffers. requested_[r] is an atomic flag so that two workers never queue
+//    two requests at one rank: the exchange makes exactly one of them the
+//    poster. Relaxed, as every access to it: the flag guards no data (the
+//    victim counts requests itself, in its window, and the delivery that
+//    clears the flag arrives after the victim read the request).
+//  * window order: a request lands (flush) before the doorbell rings, and a
+//    mailbox batch before its doorbell, so a silent doorbell means nothing new.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+#include "policy/poll_plan.hpp"
+#include "rma/dist_context.hpp"
+#include "rma/task_mailbox.hpp"
+
+namespace heist::policy {
+class SearchDriver;
+}
+
+namespace heist::rma {
+
+class MailboxBalance {
+ public:
+  MailboxBalance(DistContext& ctx, const policy::PollPlan& plan);
+  // After DistContext::set_machine: the boards' hosts.
+  void set_up();
+
+  // Owner lock held: the mailbox's part of w's poll.
+  void on_poll(sched::Worker& w, PerWorker& p);
+  // Success-only: queue a request at a rank of another node that advertises
+  // work; false if none was posted.
+  bool request(sched::Worker& w, policy::SearchDriver& search);
+
+ private:
+  std::uint32_t process_load() const noexcept;
+  void publish_load(PerWorker& p, std::uint32_t load);
+  void read_board(PerWorker& p);
+  void answer_doorbell(sched::Worker& w, PerWorker& p);
+  void serve_requests(sched::Worker& w, PerWorker& p);
+  void push_step(sched::Worker& w, PerWorker& p);
+  void drain_mailbox(sched::Worker& w, PerWorker& p);
+  // Moves up to n of w's oldest migratable tasks to target's mailbox; false if none could go.
+  bool send_tasks_to(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n);
+
+  DistContext& ctx_;
+  const policy::PollPlan& plan_;
+  TaskMailbox mailbox_;
+  std::vector<int> board_hosts_;  // each node's first rank: it holds that node's board
+  int board_host_ = 0;            // this rank's node's
+  std::vector<std::atomic<bool>> requested_;  // [rank]: this process has a request queued there (relaxed)
+  // Owner lock:
+  policy::RequestBook requests_;  // other ranks' requests here, asked and answered
+  std::uint64_t doorbell_seen_ = 0;
+  bool requests_waiting_ = false;  // a request could not be answered yet
+  std::uint32_t published_ = policy::kNothingPublished;  // the load last advertised
+  policy::Pacer<std::int64_t> push_pacer_;
+};
+
+}  // namespace heist::rma
