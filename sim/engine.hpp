@@ -2,18 +2,18 @@
 // machine (DESIGN layer 9), for one workload type W (sim/workloads.hpp).
 //
 // What is simulated, and with which code:
-//  * every worker runs the task tree depth first with the runtime's own
-//    spawn policy object (policy::SpawnDecider, with the runtime's inline
-//    credits and its `work_wanted` flag), a split deque with SplitDeque's
-//    semantics (sim/sim_deque.hpp), and the runtime's victim and chunk policy
-//    objects (policy/);
+//  * every worker runs the task tree depth first, and makes every scheduling
+//    decision with the runtime's own drivers: policy::SpawnDriver (queue or
+//    inline, inline credits and their pacing, with the `work_wanted` flag)
+//    and policy::SearchDriver (victim, chunk, poll rounds, back-off limits),
+//    over a split deque with SplitDeque's semantics (sim/sim_deque.hpp);
 //  * between processes, each rank's public queue is a SimWindow driven by the
 //    runtime's pure SWS/SDC state machines (src/rma/*_state.hpp), and every
 //    decision of a poll (publish, answer, push, release, reclaim) is the
 //    runtime's policy::PollPlan (src/policy/poll_plan.hpp).
 // Time: a task costs TaskCosts (calibrated); one communication costs the
 // machine's latency for the distance (plus bytes / bandwidth); an idle
-// worker backs off like platform::Backoff (or not, --backoff none).
+// worker backs off by platform::backoff_step (or not, --backoff none).
 //
 // Events, and why a busy worker needs no event per task. A thief's next step
 // is an event: the arrival of its communication at the victim (a deque claim
@@ -51,26 +51,24 @@
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
 #include "policy/poll_plan.hpp"
-#include "policy/spawn_policy.hpp"
-#include "policy/victim_policy.hpp"
+#include "policy/search_driver.hpp"
+#include "policy/spawn_driver.hpp"
 #include "sim/event_heap.hpp"
 #include "sim/machine.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/sim_deque.hpp"
 #include "sim/sim_window.hpp"
+#include "sim/simulate.hpp"
 #include "sim/workloads.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sim {
 
-// The platform::Backoff of the runtime's waiting workers, as time: the limits
-// of src/sched/worker.cpp (kWaitBackoff for a process's first worker, which
-// waits in Runtime::root/pool, kIdleBackoff for the others; the sleep capped
-// at reacquire_delay_us / 2 when there are other processes), with a pause
-// instruction ~20 ns, a sched_yield on an idle core ~1 us, and Linux's
-// default 50 us timer slack added to every sleep.
-inline constexpr platform::BackoffLimits kSimWaitBackoff{6, 8, 2, 100};
-inline constexpr platform::BackoffLimits kSimIdleBackoff{6, 4, 5, 500};
+// Round `round` of a back-off (platform::backoff_step, with the limits the
+// search driver gives: a waiting worker's for a process's first worker,
+// which waits in Runtime::root/pool, an idle one's for the others) as
+// time: a pause instruction ~20 ns, a sched_yield on an idle core ~1 us,
+// and Linux's default 50 us timer slack added to every sleep.
 double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept;
 
 template <class W>
@@ -101,36 +99,32 @@ class Engine {
   };
 
   struct Worker {
-    Worker(int id_, int rank_, int local, const SimConfig& c);
+    Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology,
+           const policy::SearchSetup& setup);
     int id, rank;
     double clock = 0;     // busy: time of its next action
     int busy_index = -1;  // position in busy_, or -1
     Step step = Step::idle;
     std::vector<Frame> stack;
     SimDeque<Task> deque;
-    policy::SpawnDecider decider;
+    policy::SpawnDriver spawn_driver;
     std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
     bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
     bool remote_asked = false; // another rank asked: poll right after the next queued spawn
     int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
     int poll_countdown;
-    double last_poll = 0;      // paced polling of the spawn slow path (Worker::decide_defer)
-    double last_grant = 0;
-    std::int64_t credit_pace = 1;
+    double last_poll = 0;      // paced polling of the spawn slow path (SpawnDriver::poll_due)
     std::uint32_t load = 0;    // as of its last poll: queued tasks, plus the one it runs
-    // search (Worker::help_until, try_steal)
-    platform::Rng rng;         // victim selection (Worker::rng_: seed + place)
+    // search (policy::SearchDriver)
+    policy::SearchDriver search;
     platform::Rng remote_rng;  // success-only rank choice (Distributor's per-worker rng)
-    std::unique_ptr<policy::VictimPolicy> victims;
-    policy::SuccessOnlyVictims* success_only = nullptr;  // victims, when it is one
     platform::BackoffLimits backoff_limits;
     unsigned backoff_round = 0;
-    int local_failures = 0;    // failed attempts since the last poll round
     double search_since = 0;   // went idle
     double attempt_start = 0;  // current attempt began
     // the attempt in flight
-    policy::VictimChoice choice{0, policy::Level::worker};
-    bool pending_choice = false;  // choice was drawn already (pause), for a steal from another rank
+    policy::SearchStep next{};
+    bool pending_step = false;  // `next` was drawn already (pause)
     int target = -1;           // victim worker (thread claim) or rank (remote)
     Hop hop = Hop::self;
     bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
@@ -270,7 +264,6 @@ class Engine {
   std::size_t task_bytes_;  // bytes of a task a thread steal copies (header + input)
   std::size_t slot_bytes_;  // bytes of a window slot a remote steal copies (the slot stride)
   double lookahead_;
-  double poll_period_ns_;
   double reacquire_delay_ns_;
   bool multi_rank_;
   policy::PollPlan plan_;   // the decisions between processes (policy::plan_locality)
@@ -296,18 +289,21 @@ class Engine {
 // ---------------------------------------------------------------- construction
 
 template <class W>
-Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c)
+Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology,
+                          const policy::SearchSetup& setup)
     : id(id_),
       rank(rank_),
       deque(c.options.deque_max_tasks),
-      decider(c.options),
+      spawn_driver(c.options),
       poll_countdown(c.options.poll_interval),
-      rng(c.options.seed + static_cast<std::uint64_t>(id_)),
+      search(c.options, topology, setup),
       remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
-      backoff_limits(local == 0 ? kSimWaitBackoff : kSimIdleBackoff) {
-  if (c.machine.ranks() > 1)
-    backoff_limits.max_sleep_us = std::min<std::int64_t>(backoff_limits.max_sleep_us,
-                                                        std::max(2, c.options.reacquire_delay_us / 2));
+      backoff_limits(search.backoff_limits(local == 0, c.machine.ranks() > 1)) {
+  if (c.decision_logs != nullptr) {
+    policy::DecisionLog& log = (*c.decision_logs)[static_cast<std::size_t>(id_)];
+    spawn_driver.record_to(&log);
+    search.record_to(&log);
+  }
 }
 
 template <class W>
@@ -321,7 +317,6 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
       task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
       slot_bytes_(task::slot_stride(config.options.task_input_bytes)),
       lookahead_(machine_.min_one_way_ns()),
-      poll_period_ns_(config.options.poll_period_us * 1000.0),
       reacquire_delay_ns_(config.options.reacquire_delay_us * 1000.0),
       multi_rank_(machine_.ranks() > 1),
       heap_(static_cast<std::uint32_t>(machine_.workers())) {
@@ -335,13 +330,9 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    Worker& w = workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_);
-    if (n > 1) {
-      w.victims = policy::make_victim_policy(o.victim, topology_, i);
-      w.success_only = dynamic_cast<policy::SuccessOnlyVictims*>(w.victims.get());
-    }
-  }
+  if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
+  for (int i = 0; i < n; ++i)
+    workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i));
   if (multi_rank_) {
     procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
@@ -506,9 +497,9 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  // Worker::decide_defer: between processes the slow path polls at least
-  // every poll_period_us and paces its inline credits to that period.
-  if (multi_rank_ && w.clock - w.last_poll >= poll_period_ns_) poll(w);
+  // Between processes the slow path polls at least every poll period and
+  // paces its inline credits to that period (SpawnDriver).
+  if (multi_rank_ && w.spawn_driver.poll_due(w.clock - w.last_poll)) poll(w);
   policy::SpawnFacts facts;
   facts.queued = w.deque.size();
   facts.held = facts.queued + static_cast<std::size_t>(w.depth);
@@ -520,16 +511,11 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   }
   // facts.can_expose stays false: continuation stealing is not simulated
   // (heist sim refuses work-first and adaptive), so no expose answer.
-  const policy::SpawnAction action = w.decider.decide(spawn_policy_, facts);
+  const SpawnPolicy kind = policy::SpawnDriver::effective_kind(spawn_policy_, false, w.remote_asked);
+  const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock);
+  const policy::SpawnAction action = step.action;
   if (action == policy::SpawnAction::run_inline) {
-    w.credits = w.decider.inline_credits();
-    if (multi_rank_) {  // Worker::paced_credits
-      const double since = w.clock - w.last_grant;
-      w.last_grant = w.clock;
-      if (since > poll_period_ns_) w.credit_pace = std::max<std::int64_t>(1, w.credit_pace / 2);
-      else if (since < poll_period_ns_ / 2 && w.credit_pace < w.credits) w.credit_pace *= 2;
-      w.credits = std::min(w.credits, w.credit_pace);
-    }
+    w.credits = step.credits;
     begin(w, child, false);
     return;
   }
@@ -551,7 +537,7 @@ template <class W>
 void Engine<W>::go_idle(Worker& w) {
   w.search_since = w.clock;
   w.backoff_round = 0;  // a new help loop: a fresh Backoff
-  if (outstanding_ == 0 || !w.victims) {  // the run is over, or no victim exists
+  if (outstanding_ == 0 || !w.search.can_steal()) {  // the run is over, or no victim exists
     schedule(w, Step::idle, w.clock);
     return;
   }

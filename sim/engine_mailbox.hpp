@@ -53,7 +53,7 @@ void Engine<W>::request_across(Worker& w, double t) {
   ++result_.board_reads;
   advertised_ = board_;
   for (int r : proc.requested) advertised_[static_cast<std::size_t>(r)] = 0;
-  const std::optional<int> victim = w.success_only->next_rank(w.remote_rng, advertised_);
+  const std::optional<int> victim = w.search.next_rank(w.remote_rng, advertised_);
   w.clock = t + read;
   if (!victim) return;
   // Post the request: two accumulates and a flush at the victim.

@@ -1,46 +1,35 @@
-// Engine<W>, thief side: an idle worker's search, following Worker::help_until
-// and Worker::try_steal (src/sched/worker.cpp). Each iteration asks the
-// worker's VictimPolicy for a place: a place of its own process is a claim on
-// that worker's deque (SplitDeque::steal_into); a place of another process a
-// one-sided steal from that rank's window with the runtime's SWS or SDC thief
-// state machine, one communication per event (Distributor::steal); under
-// success-only, once the walk inside the node is done, a request to a rank of
-// another node (engine_mailbox.hpp). After every max(1, workers - 1) failed
-// iterations the worker polls its process (mailbox, releases) and takes back
-// the process's unclaimed offer (Distributor::reclaim); then it backs off.
+// Engine<W>, thief side: an idle worker's search as events. Every decision
+// is the worker's policy::SearchDriver's (the runtime's help loop runs the
+// same driver; see its header for the loop): a step inside the process is a
+// claim on that worker's deque, a step to another rank a one-sided steal
+// from that rank's window with the runtime's SWS or SDC thief state machine,
+// one communication per event; a request step goes to engine_mailbox.hpp.
+// What this file adds is the model: when each operation lands, what it
+// costs, and which state it reads at that simulated instant.
 // Included by sim/engine.hpp.
 #pragma once
 
 namespace heist::sim {
 
-// One iteration of the search, starting at time t (Worker::try_steal).
+// One iteration of the search, starting at time t.
 template <class W>
 void Engine<W>::start_attempt(Worker& w, double t) {
   w.clock = t;
   w.attempt_start = t;
-  if (w.pending_choice) {  // drawn by pause()
-    w.pending_choice = false;
-  } else {
-    if (w.success_only != nullptr && w.success_only->inter_node_due()) {
-      if (multi_rank_) {  // a request across nodes; the answer arrives through a poll
-        request_across(w, t);
-        attempt_failed(w, w.clock);
-        return;
-      }
-      if (!w.success_only->has_inside_node()) {
-        attempt_failed(w, t);
-        return;
-      }
-    }
-    w.choice = w.victims->next(w.rng);
+  if (w.pending_step) w.pending_step = false;  // drawn by pause()
+  else w.next = w.search.next(multi_rank_);
+  switch (w.next.kind) {
+    case policy::SearchStep::Kind::request:  // the answer arrives through a poll
+      request_across(w, t);
+      attempt_failed(w, w.clock);
+      return;
+    case policy::SearchStep::Kind::none: attempt_failed(w, t); return;
+    case policy::SearchStep::Kind::steal_here: launch_thread_claim(w, t); return;
+    case policy::SearchStep::Kind::steal_rank: break;
   }
-  const int rank = machine_.rank_of(w.choice.place);
-  if (rank == w.rank) {
-    launch_thread_claim(w, t);
-    return;
-  }
-  // Another process (Distributor::steal): with --remote-steal sequential one
-  // worker of a process at a time; the others' iteration is not an attempt.
+  const int rank = w.next.target;
+  // Another process: with --remote-steal sequential one worker of a process
+  // at a time; the others' iteration is not an attempt.
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
   if (cfg_.options.remote_steal == RemoteStealMode::sequential) {
     if (proc.remote_busy) {
@@ -52,7 +41,7 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   w.target = rank;
   w.hop = machine_.hop_to_rank(w.id, rank);
   w.incoming.clear();
-  ++counts(w.choice.level, true).attempts;
+  ++counts(w.next.choice.level, true).attempts;
   if (cfg_.options.protocol == StealProtocolKind::sws) {
     w.sws.emplace(w.empty_targets.count(rank) != 0 ? rma::sws::TargetMode::empty : rma::sws::TargetMode::full);
   } else {
@@ -65,9 +54,9 @@ void Engine<W>::start_attempt(Worker& w, double t) {
 template <class W>
 void Engine<W>::launch_thread_claim(Worker& w, double start) {
   w.attempt_start = start;
-  w.target = w.choice.place;
+  w.target = w.next.choice.place;
   w.hop = machine_.hop(w.id, w.target);
-  ++counts(w.choice.level, false).attempts;
+  ++counts(w.next.choice.level, false).attempts;
   ++result_.messages.shm_ops;
   schedule(w, Step::thread_claim, start + machine_.latency_ns(w.hop) / 2);
 }
@@ -78,14 +67,14 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   advance(v, t);
   w.incoming.clear();
   const std::uint32_t k = v.deque.steal(
-      [&](std::uint32_t available) { return chunk_.take(available, w.choice.level); }, w.incoming);
+      [&](std::uint32_t available) { return w.search.take(available, w.next.choice.level); }, w.incoming);
   // Nothing public left (we failed, or took the last): ask the victim to queue more.
   if (v.deque.public_size() == 0) v.work_wanted = true;
   const double back = t + machine_.latency_ns(w.hop) / 2;
-  StealCounts& c = counts(w.choice.level, false);
+  StealCounts& c = counts(w.next.choice.level, false);
   if (k == 0) {
     ++c.failed;
-    w.victims->on_result(w.choice, 0);
+    w.search.on_result(w.next, 0);
     attempt_failed(w, back);
     return;
   }
@@ -131,7 +120,7 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     case rma::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
-      StealCounts& c = counts(w.choice.level, true);
+      StealCounts& c = counts(w.next.choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
@@ -143,9 +132,9 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     }
     default:  // aborted: nothing to take
       w.sws.reset();
-      ++counts(w.choice.level, true).failed;
+      ++counts(w.next.choice.level, true).failed;
       release_token(w);
-      w.victims->on_result(w.choice, 0);
+      w.search.on_result(w.next, 0);
       attempt_failed(w, back);
       return;
   }
@@ -157,7 +146,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
   if (s.step() == rma::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
   rma::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
-    return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.choice.level);
+    return w.search.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.next.choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
@@ -175,7 +164,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
     case rma::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
-      StealCounts& c = counts(w.choice.level, true);
+      StealCounts& c = counts(w.next.choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += count * slot_bytes_;
@@ -189,9 +178,9 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
       break;
   }
   w.sdc.reset();  // aborted: empty, or the lock stayed busy
-  ++counts(w.choice.level, true).failed;
+  ++counts(w.next.choice.level, true).failed;
   release_token(w);
-  w.victims->on_result(w.choice, 0);
+  w.search.on_result(w.next, 0);
   attempt_failed(w, back);
 }
 
@@ -202,12 +191,11 @@ void Engine<W>::release_token(Worker& w) {
   w.holds_token = false;
 }
 
-// An iteration that took nothing ended at time t: after a round of them,
-// poll; otherwise back off (help_until).
+// An iteration that took nothing ended at time t: poll when the driver says
+// a round is due; otherwise back off.
 template <class W>
 void Engine<W>::attempt_failed(Worker& w, double t) {
-  if (multi_rank_ && ++w.local_failures >= std::max(1, machine_.workers_per_rank() - 1)) {
-    w.local_failures = 0;
+  if (w.search.failed(multi_rank_)) {
     schedule(w, Step::poll_round, t);
     return;
   }
@@ -234,28 +222,21 @@ void Engine<W>::poll_round(Worker& w, double t) {
   pause(w, w.clock);
 }
 
-// Back off, then the next iteration. When it will be a claim inside the
-// process, the victim is drawn now rather than when the attempt starts: each
-// worker has its own policy object and RNG, so the draws, and the run, are
-// the same — and a failed claim costs one event instead of two.
+// Back off, then the next iteration. Its step is drawn now rather than when
+// it starts: each worker has its own driver and RNG, and nothing else moves
+// them in between, so the draws, and the run, are the same — and a failed
+// claim inside the process costs one event instead of two.
 template <class W>
 void Engine<W>::pause(Worker& w, double t) {
   const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round, w.backoff_limits) : 0.0;
   ++w.backoff_round;
   const double start = t + delay;
-  if (w.success_only == nullptr || !w.success_only->inter_node_due()) {
-    const policy::VictimChoice next = w.victims->next(w.rng);
-    if (machine_.rank_of(next.place) == w.rank) {
-      w.choice = next;
-      launch_thread_claim(w, start);
-      return;
-    }
-    // Another process: the steal starts then (start_attempt uses this choice).
-    w.choice = next;
-    w.pending_choice = true;
-    schedule(w, Step::attempt, start);
+  w.next = w.search.next(multi_rank_);
+  if (w.next.kind == policy::SearchStep::Kind::steal_here) {
+    launch_thread_claim(w, start);
     return;
   }
+  w.pending_step = true;  // start_attempt takes it from here
   schedule(w, Step::attempt, start);
 }
 
@@ -266,7 +247,7 @@ void Engine<W>::receive(Worker& w, double t) {
   if (w.deque.wanted()) w.deque.release();
   w.incoming.clear();
   release_token(w);
-  w.victims->on_result(w.choice, k);
+  w.search.on_result(w.next, k);
   w.steal_ns += t - w.attempt_start;
   w.search_since += t - w.attempt_start;  // the steal itself is not search time
   become_busy(w, t);

@@ -4,8 +4,10 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "heist/options.hpp"
+#include "policy/decision_log.hpp"
 #include "policy/topology.hpp"
 #include "sim/machine.hpp"
 
@@ -41,6 +43,9 @@ struct SimConfig {
   Options options;
   TaskCosts costs;
   BackoffModel backoff = BackoffModel::heist;
+  // Tests: when set, resized to one log per worker, which records every
+  // decision of that worker's spawn and search drivers.
+  std::vector<policy::DecisionLog>* decision_logs = nullptr;
 };
 
 // Steal operations at one level of the Topology (the lowest level thief and

@@ -23,14 +23,16 @@ void TaskCosts::validate() const {
     throw std::invalid_argument("task costs are zero: give --task-ns, --costs FILE, or calibrate (--calibrate)");
 }
 
+policy::SearchSetup search_setup(const Machine& machine, int worker) noexcept {
+  return {worker, machine.first_worker(machine.rank_of(worker)), machine.workers_per_rank()};
+}
+
 double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept {
   constexpr double kPauseNs = 20, kYieldNs = 1000, kTimerSlackNs = 50'000;
-  if (round < limits.spin_rounds) return kPauseNs * static_cast<double>(1u << round);
-  if (round < limits.spin_rounds + limits.yield_rounds) return kYieldNs;
-  const unsigned k = std::min(round - limits.spin_rounds - limits.yield_rounds, 20u);
-  const double sleep_us = std::min(static_cast<double>(limits.min_sleep_us) * static_cast<double>(1u << k),
-                                   static_cast<double>(limits.max_sleep_us));
-  return sleep_us * 1000.0 + kTimerSlackNs;
+  const platform::BackoffStep step = platform::backoff_step(round, limits);
+  if (step.spins > 0) return kPauseNs * static_cast<double>(step.spins);
+  if (step.yield) return kYieldNs;
+  return static_cast<double>(step.sleep_us) * 1000.0 + kTimerSlackNs;
 }
 
 std::uint64_t NqueensWorkload::subtree_nodes(const Task& b) noexcept {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "policy/search_driver.hpp"
+#include "sim/machine.hpp"
 #include "sim/sim_config.hpp"
 #include "sim/workloads.hpp"
 
@@ -24,6 +26,12 @@ AnyWorkload make_workload(const std::string& app, const nlohmann::json& params);
 // Runs one simulation. Deterministic: the same workload and config (seed
 // included) give the same result, bit for bit.
 SimResult simulate(const AnyWorkload& workload, const SimConfig& config);
+
+// Where simulated worker `worker` searches: its place in topology_of(machine)
+// and its process's. The engine makes each worker's policy::SearchDriver
+// from this (and its policy::SpawnDriver from the options alone), so a test
+// can make the very drivers a simulated worker runs.
+policy::SearchSetup search_setup(const Machine& machine, int worker) noexcept;
 
 // Totals of the task tree, walked sequentially (calibration).
 struct TreeTotals {

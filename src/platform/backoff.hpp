@@ -1,5 +1,6 @@
 // Exponential back-off for idle and waiting workers: spin, then yield, then
-// sleep. The sleep phase is what lets runs with more threads (or ranks) than
+// sleep. backoff_step() is the schedule, pure (the simulator turns the same
+// steps into simulated time); Backoff performs it. The sleep phase is what lets runs with more threads (or ranks) than
 // cores finish promptly: an idle worker must give its core to the one that
 // has work instead of spinning on it.
 #pragma once
@@ -20,6 +21,21 @@ struct BackoffLimits {
   std::int64_t max_sleep_us = 500;  // ... up to this cap
 };
 
+// What round `round` of a back-off does: spin `spins` pause instructions,
+// or yield once, or sleep `sleep_us`.
+struct BackoffStep {
+  unsigned spins = 0;
+  bool yield = false;
+  std::int64_t sleep_us = 0;
+};
+
+constexpr BackoffStep backoff_step(unsigned round, const BackoffLimits& limits) noexcept {
+  if (round < limits.spin_rounds) return {1u << round, false, 0};
+  if (round < limits.spin_rounds + limits.yield_rounds) return {0, true, 0};
+  const unsigned k = std::min(round - limits.spin_rounds - limits.yield_rounds, 20u);
+  return {0, false, std::min(limits.min_sleep_us << k, limits.max_sleep_us)};
+}
+
 class Backoff {
  public:
   explicit Backoff(BackoffLimits limits = {}) noexcept : limits_(limits) {}
@@ -28,14 +44,13 @@ class Backoff {
 
   // One step of waiting; each call waits longer than the previous one.
   void pause() noexcept {
-    if (round_ < limits_.spin_rounds) {
-      for (unsigned i = 0, n = 1u << round_; i < n; ++i) cpu_relax();
-    } else if (round_ < limits_.spin_rounds + limits_.yield_rounds) {
+    const BackoffStep step = backoff_step(round_, limits_);
+    if (step.spins > 0) {
+      for (unsigned i = 0; i < step.spins; ++i) cpu_relax();
+    } else if (step.yield) {
       std::this_thread::yield();
     } else {
-      const unsigned k = std::min(round_ - limits_.spin_rounds - limits_.yield_rounds, 20u);
-      const std::int64_t us = std::min(limits_.min_sleep_us << k, limits_.max_sleep_us);
-      std::this_thread::sleep_for(std::chrono::microseconds(us));
+      std::this_thread::sleep_for(std::chrono::microseconds(step.sleep_us));
     }
     ++round_;
   }

@@ -98,6 +98,14 @@ VictimChoice SuccessOnlyVictims::next(platform::Rng& rng) {
   return c;
 }
 
+VictimStep SuccessOnlyVictims::step(platform::Rng& rng, bool requests_possible) {
+  if (inter_node_due()) {
+    if (requests_possible) return {VictimStep::Kind::request, {}};
+    if (!has_inside_node()) return {VictimStep::Kind::none, {}};
+  }
+  return {VictimStep::Kind::steal, next(rng)};
+}
+
 void SuccessOnlyVictims::on_result(const VictimChoice& c, std::uint32_t tasks_taken) {
   inside_.on_result(c, tasks_taken);
   if (tasks_taken > 0) due_ = false;

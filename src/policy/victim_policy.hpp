@@ -4,9 +4,12 @@
 // replays a thief's choices exactly.
 //
 // Protocol of use, per thief (one object each, not thread-safe):
-//   VictimChoice c = policy.next(rng);   // never the thief itself
-//   ... try to steal from c.place ...
-//   policy.on_result(c, tasks_taken);    // 0 = failed attempt
+//   VictimStep s = policy.step(rng, requests_possible);
+//   steal:   try to steal from s.choice.place, then
+//            policy.on_result(s.choice, tasks_taken);   // 0 = failed attempt
+//   request: send a request across nodes to policy.next_rank(rng, advertised);
+//   none:    nothing to try this time (a failed attempt).
+// Callers never need to know which policy they hold (SearchDriver).
 //
 //   RandomVictims        uniform over every other place (the seeds' baseline).
 //   HierarchicalVictims  HVS, HotSLAW §3.2.1: random attempts inside the
@@ -37,12 +40,31 @@ struct VictimChoice {
   Level level;  // topology.common_level(thief, place)
 };
 
+// One step of a thief's search: steal from a place, send a request (to a
+// rank next_rank() picks from the advertised loads), or nothing this time.
+struct VictimStep {
+  enum class Kind : std::uint8_t { steal, request, none };
+  Kind kind = Kind::none;
+  VictimChoice choice{0, Level::worker};  // steal: where, and the level thief and victim meet at
+};
+
 class VictimPolicy {
  public:
   virtual ~VictimPolicy() = default;
   virtual VictimChoice next(platform::Rng& rng) = 0;                              // never the thief itself
   virtual void on_result(const VictimChoice& c, std::uint32_t tasks_taken) = 0;  // 0 = failed attempt
   virtual const char* name() const noexcept = 0;
+  // The next step; `requests_possible`: the caller can send a request to
+  // another rank (a distributed region is on). Default: always a steal.
+  virtual VictimStep step(platform::Rng& rng, bool /*requests_possible*/) {
+    return {VictimStep::Kind::steal, next(rng)};
+  }
+  // After a request step: a rank to ask, uniformly among those of another
+  // node with advertised[rank] > 0, or nullopt. Policies that never answer
+  // `request` have none.
+  virtual std::optional<int> next_rank(platform::Rng& /*rng*/, std::span<const std::uint32_t> /*advertised*/) {
+    return std::nullopt;
+  }
 };
 
 // Uniformly random among every other place.
@@ -141,6 +163,9 @@ class SuccessOnlyVictims final : public VictimPolicy {
   VictimChoice next(platform::Rng& rng) override;
   void on_result(const VictimChoice& c, std::uint32_t tasks_taken) override;
   const char* name() const noexcept override { return "success-only"; }
+  // request once the inside walk is done and requests are possible; none
+  // when they are not and there is no victim inside the node; else a steal.
+  VictimStep step(platform::Rng& rng, bool requests_possible) override;
 
   bool has_inside_node() const noexcept { return !inside_.phases().empty(); }
   bool has_other_nodes() const noexcept { return !other_node_ranks_.empty(); }
@@ -150,7 +175,7 @@ class SuccessOnlyVictims final : public VictimPolicy {
   // A uniformly random rank on another node with advertised[rank] > 0
   // (`advertised` is indexed by rank; callers zero the ranks they already
   // have a request queued at), or nullopt. Restarts the inside walk.
-  std::optional<int> next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised);
+  std::optional<int> next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised) override;
 
   const HierarchicalVictims& inside() const noexcept { return inside_; }
   const std::vector<int>& other_node_ranks() const noexcept { return other_node_ranks_; }

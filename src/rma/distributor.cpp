@@ -89,8 +89,8 @@ sched::StealOutcome Distributor::steal(sched::Worker& w, int victim, policy::Lev
   return or_abort(ctx_.comm(), ctx_.rank(), [&] { return steals_.steal(w, victim, level); });
 }
 
-bool Distributor::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) {
-  return or_abort(ctx_.comm(), ctx_.rank(), [&] { return balance_.request(w, policy); });
+bool Distributor::request(sched::Worker& w, policy::SearchDriver& search) {
+  return or_abort(ctx_.comm(), ctx_.rank(), [&] { return balance_.request(w, search); });
 }
 
 void Distributor::send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out,

@@ -71,7 +71,7 @@ class Distributor final : public sched::RemoteWork {
   void poll(sched::Worker& w) override;
   std::uint32_t reclaim(sched::Worker& w) override;
   sched::StealOutcome steal(sched::Worker& w, int victim, policy::Level level) override;
-  bool request(sched::Worker& w, policy::SuccessOnlyVictims& policy) override;
+  bool request(sched::Worker& w, policy::SearchDriver& search) override;
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error) override;
   bool region_done(sched::Worker& w) override;

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "platform/timer.hpp"
-#include "policy/victim_policy.hpp"
+#include "policy/search_driver.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
 
@@ -53,7 +53,7 @@ void MailboxBalance::read_board(PerWorker& p) {
 
 // ---------------------------------------------------------------- success-only
 
-bool MailboxBalance::request(sched::Worker& w, policy::SuccessOnlyVictims& policy) {
+bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
   const bool sequential = ctx_.sched().options().remote_steal == RemoteStealMode::sequential;
   if (sequential && !ctx_.remote_token().try_take()) return false;
   PerWorker& p = ctx_.of(w);
@@ -65,7 +65,7 @@ bool MailboxBalance::request(sched::Worker& w, policy::SuccessOnlyVictims& polic
     const bool queued = requested_[static_cast<std::size_t>(r)].load(std::memory_order_relaxed);
     advertised[static_cast<std::size_t>(r)] = queued ? 0u : static_cast<std::uint32_t>(p.words[static_cast<std::size_t>(r)]);
   }
-  const std::optional<int> victim = policy.next_rank(p.rng, advertised);
+  const std::optional<int> victim = search.next_rank(p.rng, advertised);
   bool posted = false;
   if (victim && !requested_[static_cast<std::size_t>(*victim)].exchange(true, std::memory_order_relaxed)) {
     RmaWindow& window = ctx_.window();

@@ -37,7 +37,7 @@
 #include "rma/task_mailbox.hpp"
 
 namespace heist::policy {
-class SuccessOnlyVictims;
+class SearchDriver;
 }
 
 namespace heist::rma {
@@ -52,7 +52,7 @@ class MailboxBalance {
   void on_poll(sched::Worker& w, PerWorker& p);
   // Success-only: queue a request at a rank of another node that advertises
   // work; false if none was posted.
-  bool request(sched::Worker& w, policy::SuccessOnlyVictims& policy);
+  bool request(sched::Worker& w, policy::SearchDriver& search);
 
  private:
   std::uint32_t process_load() const noexcept;

@@ -18,7 +18,7 @@ namespace {
 
 // The loop backs off like an idle worker: it runs only when there is no
 // task on this stack.
-constexpr platform::BackoffLimits kLoopBackoff{6, 4, 5, 500};
+
 
 // Payload of a continuation slot.
 struct ContinuationPayload {
@@ -36,14 +36,12 @@ bool exceptions_allow_migration() noexcept {
 }  // namespace
 
 ContinuationEngine::ContinuationEngine(Worker& worker, FiberPool& pool) noexcept
-    : worker_(worker), pool_(pool), backoff_(kLoopBackoff) {}
+    : worker_(worker), pool_(pool), backoff_(policy::SearchDriver::kIdleBackoff) {}
 
 void ContinuationEngine::attach_remote() noexcept {
   // Tasks another rank released for this process stay reserved for a
   // while: look again at least twice within it (as Worker::help_until).
-  platform::BackoffLimits limits = kLoopBackoff;
-  limits.max_sleep_us = std::min(limits.max_sleep_us, worker_.remote_max_sleep_us_);
-  backoff_ = platform::Backoff(limits);
+  backoff_ = platform::Backoff(worker_.search_driver().backoff_limits(false, true));
 }
 
 void ContinuationEngine::adopt_native() noexcept { platform::adopt_native(native_); }
@@ -316,7 +314,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   w.searching_ = true;
   // As Worker::help_until: a steal through the victim policy (inside the
   // process or, in a distributed region, from another one) ...
-  if (w.victims_ != nullptr && w.try_steal() > 0) {  // the stolen slots are in our deque now
+  if (w.may_steal() && w.try_steal() > 0) {  // the stolen slots are in our deque now
     w.steal_ns_ += platform::now_ns() - attempt;
     w.search_ns_ += attempt - searching_since_;
     searching_since_ = 0;
@@ -325,8 +323,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   }
   // ... and after a round of failed attempts, completions and deliveries
   // from other processes, and what was released but nobody took.
-  if (w.remote_ != nullptr && w.remote_->region_active() && ++w.local_failures_ >= std::max(1, w.sched_.size() - 1)) {
-    w.local_failures_ = 0;
+  if (w.remote_ != nullptr && w.search_->failed(w.remote_->region_active())) {
     w.remote_->poll(w);
     const std::int64_t reclaim_start = platform::now_ns();
     if (w.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "policy/topology.hpp"
-#include "policy/victim_policy.hpp"
+#include "policy/search_driver.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sched {
@@ -45,9 +45,9 @@ class RemoteWork {
 
   // Success-only across nodes (HabaneroUPC++): read the ranks' advertised loads
   // and queue a request at a rank of another node that advertises work
-  // (policy.next_rank). That rank answers it with tasks, which poll()
+  // (search.next_rank). That rank answers it with tasks, which poll()
   // delivers later; a request is never declined. true: one was queued.
-  virtual bool request(Worker& w, policy::SuccessOnlyVictims& policy) = 0;
+  virtual bool request(Worker& w, policy::SearchDriver& search) = 0;
 
   // A task of another rank finished here (its escaping descendants too):
   // deliver its output and completion to the rank that owns its finish.

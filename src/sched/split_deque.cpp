@@ -69,8 +69,8 @@ void SplitDeque::release() noexcept {
   ++releases_;
 }
 
-std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk,
-                                     std::vector<std::byte>& overflow, policy::Level level) {
+std::uint32_t SplitDeque::steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level,
+                                     const void* chunk, TakeFn take) {
   std::uint64_t v = ts_.load(std::memory_order_acquire);
   std::uint32_t tail, k;
   for (;;) {
@@ -80,7 +80,7 @@ std::uint32_t SplitDeque::steal_into(SplitDeque& mine, const policy::ChunkPolicy
       if (!wanted_.load(std::memory_order_relaxed)) wanted_.store(true, std::memory_order_relaxed);
       return 0;
     }
-    k = chunk.take(split - tail, level);
+    k = take(chunk, split - tail, level);
     // acquire on success: pairs with the owner's release that published these slots.
     if (ts_.compare_exchange_weak(v, pack(tail + k, split), std::memory_order_acquire,
                                   std::memory_order_acquire))

@@ -142,8 +142,15 @@ class SplitDeque {
   // `mine` is at its maximum capacity are appended to `overflow` (stride
   // bytes each) for the thief to run. Returns the number taken, 0 if nothing
   // was public (and flags `wanted`).
-  std::uint32_t steal_into(SplitDeque& mine, const policy::ChunkPolicy& chunk, std::vector<std::byte>& overflow,
-                           policy::Level level = policy::Level::process);
+  // `chunk` is a policy::ChunkPolicy or a policy::SearchDriver (whose
+  // take() records the decision when a DecisionLog is attached).
+  template <class Chunk>
+  std::uint32_t steal_into(SplitDeque& mine, const Chunk& chunk, std::vector<std::byte>& overflow,
+                           policy::Level level = policy::Level::process) {
+    return steal_with(mine, overflow, level, &chunk, [](const void* c, std::uint32_t available, policy::Level l) {
+      return static_cast<const Chunk*>(c)->take(available, l);
+    });
+  }
 
   // Public tasks seen by a thief right now (a hint).
   std::uint32_t public_size() const noexcept {
@@ -158,6 +165,9 @@ class SplitDeque {
   void reset_counters() noexcept { releases_ = acquires_ = 0; }
 
  private:
+  using TakeFn = std::uint32_t (*)(const void* chunk, std::uint32_t available, policy::Level level);
+  std::uint32_t steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level, const void* chunk,
+                           TakeFn take);
   static constexpr std::uint32_t tail_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v >> 32); }
   static constexpr std::uint32_t split_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v); }
   static constexpr std::uint64_t pack(std::uint32_t tail, std::uint32_t split) noexcept {

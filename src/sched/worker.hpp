@@ -29,9 +29,8 @@
 #include "heist/detail/abi.hpp"
 #include "heist/stats.hpp"
 #include "platform/rng.hpp"
-#include "policy/chunk_policy.hpp"
-#include "policy/spawn_policy.hpp"
-#include "policy/victim_policy.hpp"
+#include "policy/search_driver.hpp"
+#include "policy/spawn_driver.hpp"
 #include "sched/continuations.hpp"
 #include "sched/frame.hpp"
 #include "sched/remote_work.hpp"
@@ -58,6 +57,7 @@ class Worker : public detail::WorkerCore {
   void unbind() noexcept;
 
   int id() const noexcept { return id_; }
+  Scheduler& scheduler() noexcept { return sched_; }
   std::uint32_t rank() const noexcept { return rank_; }
   void attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept;
 
@@ -99,9 +99,14 @@ class Worker : public detail::WorkerCore {
   // Owner thread: the worker is looking for work (its load is its queue alone).
   bool searching() const noexcept { return searching_; }
 
-  // The machine this worker steals in, and its place there: the victim
-  // policy (Options::victim) is made for it. Before the first region.
+  // The machine this worker steals in, and its place there: its search
+  // driver (victim policy Options::victim, chunks) is made for it. Before
+  // the first region.
   void set_places(const policy::Topology& topology, int place_base);
+  // The drivers that make this worker's scheduling decisions (tests attach
+  // a DecisionLog to them; nothing else may touch them while a region runs).
+  policy::SpawnDriver& spawn_driver() noexcept { return spawn_; }
+  policy::SearchDriver& search_driver() noexcept { return *search_; }
 
   // ---- spawning (slow paths of the inline templates) ----
   void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
@@ -147,7 +152,6 @@ class Worker : public detail::WorkerCore {
   void execute_foreign(std::byte* slot);
   void poll_remote();
   std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
-  std::int64_t paced_credits(std::int64_t wanted, std::int64_t now) noexcept;
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   void grant(std::int64_t credits) noexcept;
@@ -161,6 +165,8 @@ class Worker : public detail::WorkerCore {
   void release_dependents(detail::SyncNode* node);
   std::uint32_t try_steal();
   std::uint32_t steal_local(int victim, policy::Level level);
+  bool may_steal() const noexcept { return search_->can_steal(); }
+  bool remote_region() const noexcept { return remote_ != nullptr && remote_->region_active(); }
   void request_across();
   void run_overflow();
   template <class Call>
@@ -184,34 +190,18 @@ class Worker : public detail::WorkerCore {
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   int poll_interval_;
   int poll_countdown_;
-  int local_failures_ = 0;           // failed steals inside the process since the last remote attempt
   bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)
   // Between processes a thief of another rank cannot raise work_wanted: it is
-  // heard only when this worker polls, which inline spawns never do. So in a
-  // distributed region the slow path polls when poll_period_ns_ has passed,
-  // and the inline credits it grants are paced so that it runs about that
-  // often: halved when slow paths come further apart, doubled (up to what
-  // the spawn policy grants) when they come much closer.
-  std::int64_t poll_period_ns_;
+  // heard only when this worker polls, which inline spawns never do; the
+  // spawn driver says when the slow path polls, and paces inline credits.
   std::int64_t last_poll_ns_ = 0;
-  std::int64_t last_grant_ns_ = 0;
-  std::int64_t credit_pace_ = 1;
-  std::int64_t remote_max_sleep_us_;  // back-off cap while other ranks may hold work for this worker
   bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
   SplitDeque deque_;
-  const policy::Topology* topology_ = nullptr;
-  int place_base_ = 0;                                // place of this process's worker 0
-  std::unique_ptr<policy::VictimPolicy> victims_;     // null: no other place to steal from
-  policy::SuccessOnlyVictims* success_only_ = nullptr;  // victims_, when it is that policy
   bool searching_ = false;
-  policy::ChunkPolicy chunk_;
-  policy::SpawnDecider decider_;
-  platform::Rng rng_;
+  policy::SpawnDriver spawn_;                      // queue / inline / expose, credits
+  std::unique_ptr<policy::SearchDriver> search_;   // victims, chunks, poll rounds, back-off (set_places)
   std::size_t input_capacity_;
-  std::int64_t bound_;
-  bool demand_;
-  int asked_ = 0;
-  bool publish_next_ = false;  // the task being queued is for thieves: release it at once  // spawns still to queue because a thief asked (bounded, queue_demand)
+  bool publish_next_ = false;  // the task being queued is for thieves: release it at once
   int max_help_depth_;
   int help_depth_ = 0;   // nested help loops on this stack
   int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)

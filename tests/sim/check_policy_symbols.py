@@ -5,12 +5,50 @@ undefined there and is defined (strongly) in the heist runtime library, and
 the simulator library defines no heist::policy symbol of its own (inline
 functions of the shared headers, emitted weak, are the same code and allowed).
 
-  check_policy_symbols.py NM LIBHEIST LIBHEIST_SIM
+The scheduling drivers (issue 14) are checked by name: each out-of-line
+entry point of SpawnDriver and SearchDriver below (SpawnDriver::decide is
+inline, for the spawn path's sake; it calls paced()) must be referenced by the simulator
+library and by the runtime's scheduler objects (an object of libheist other
+than the driver's own), so neither side makes those decisions with code of
+its own.
+
+  check_policy_symbols.py NM LIBHEIST_SIM RUNTIME_ARCHIVE...
+
+The runtime is given as its layers' static archives (libheist_policy.a,
+libheist_sched.a, libheist_rma.a): symbols and members are pooled.
 """
 import subprocess
 import sys
 
 NS = "heist::policy::"
+
+# Driver entry points both sides must call (matched as substrings of the
+# demangled names).
+DRIVER_CALLS = [
+    "heist::policy::SpawnDriver::SpawnDriver(",
+    "heist::policy::SpawnDriver::paced(",
+    "heist::policy::SearchDriver::SearchDriver(",
+    "heist::policy::SearchDriver::next(",
+    "heist::policy::SearchDriver::take(",
+    "heist::policy::SearchDriver::on_result(",
+    "heist::policy::SearchDriver::failed(",
+    "heist::policy::SearchDriver::backoff_limits(",
+    "heist::policy::SearchDriver::next_rank(",
+]
+
+
+def undefined_by_member(nm, lib):
+    """Undefined symbols of each object of a static library: {member: set(names)}."""
+    out = subprocess.run([nm, "-C", "--undefined-only", lib], capture_output=True, text=True, check=True).stdout
+    members, current = {}, None
+    for line in out.splitlines():
+        text = line.strip()
+        if text.endswith(".o:"):
+            current = text[:-1]
+            members[current] = set()
+        elif current is not None and text.startswith("U "):
+            members[current].add(text[2:])
+    return members
 
 
 def symbols(nm, lib, *flags):
@@ -30,10 +68,16 @@ def symbols(nm, lib, *flags):
 
 
 def main():
-    nm, runtime, sim = sys.argv[1:4]
+    if len(sys.argv) < 4:
+        print(__doc__)
+        return 2
+    nm, sim, runtime = sys.argv[1], sys.argv[2], sys.argv[3:]
     sim_undefined = {n for n in symbols(nm, sim, "--undefined-only") if NS in n}
     sim_defined = symbols(nm, sim, "--defined-only")
-    runtime_defined = symbols(nm, runtime, "--defined-only")
+    runtime_defined = {}
+    for lib in runtime:
+        for name, kinds in symbols(nm, lib, "--defined-only").items():
+            runtime_defined.setdefault(name, set()).update(kinds)
     errors = []
     strong = {n: k for n, k in sim_defined.items() if NS in n and k & set("TDRB")}
     for name in sorted(strong):
@@ -45,6 +89,17 @@ def main():
             continue
         if not runtime_defined.get(name, set()) & set("T"):
             errors.append(f"{name}: used by the simulator, not defined by the runtime library")
+    runtime_members = {}
+    for lib in runtime:
+        runtime_members.update({f"{lib}:{m}": names for m, names in undefined_by_member(nm, lib).items()})
+    runtime_refs = set().union(*[names for member, names in runtime_members.items() if "_driver." not in member])
+    for call in DRIVER_CALLS:
+        if not any(call in n for n in sim_undefined):
+            errors.append(f"the simulator does not call {call[:-1]}")
+        if not any(call in n for n in runtime_refs):
+            errors.append(f"the runtime's scheduler does not call {call[:-1]}")
+        if not any(call in n and "T" in k for n, k in runtime_defined.items()):
+            errors.append(f"{call[:-1]} is not defined by the runtime library")
     for e in errors:
         print("check_policy_symbols:", e)
     if not errors:

@@ -50,24 +50,28 @@ struct FrameCore {
 };
 
 // The part of a worker that inline spawn/async/wait read and write. Owned by
-// one thread; reached through tls_worker.
+// one thread; reached through tls_worker. Two cache lines (64 bytes, as
+// platform::kCacheLine): the first holds what the owner writes on every
+// inline spawn, the second what thieves write (work_wanted), so a thief
+// that looks at or raises the flag never takes the owner's line away.
 struct WorkerCore {
   // Inline credits: while negative, spawns run inline without calling into
   // the library, each adding one; at 0 the next spawn takes the slow path,
   // whose spawn policy decides and may grant new credits. Spent credits are
   // the count of fast-path inline spawns (the worker derives it).
-  std::int64_t room = 0;
-  // Set by a thief that found this worker's public queue empty; the fast
-  // path then defers to the slow path, which sees the request and queues.
-  // Relaxed: a hint; a late or lost flag only delays one task's queueing.
-  std::atomic<bool> work_wanted{false};
+  alignas(64) std::int64_t room = 0;
   // Nesting level of task bodies on this stack. A task run inline gets the
   // next level but no frame: one is made only if it queues a joined child
   // (frame->level == level then), so inline calls cost two increments.
   int level = 0;
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
+  // Set by a thief that found this worker's public queue empty; the fast
+  // path then defers to the slow path, which sees the request and queues.
+  // Relaxed: a hint; a late or lost flag only delays one task's queueing.
+  alignas(64) std::atomic<bool> work_wanted{false};
 };
+static_assert(sizeof(WorkerCore) == 128, "WorkerCore: the owner's line, then the thieves' line");
 
 // The calling thread's worker, or nullptr outside the runtime. Initial-exec
 // TLS even in -fPIC code: every read is a %fs-relative load, so code that a

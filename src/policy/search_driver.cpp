@@ -1,0 +1,71 @@
+#include "policy/search_driver.hpp"
+
+#include <algorithm>
+
+namespace heist::policy {
+
+SearchDriver::SearchDriver(const Options& o, const Topology& topology, const SearchSetup& setup)
+    : topology_(&topology),
+      setup_(setup),
+      rng_(o.seed + static_cast<std::uint64_t>(setup.place)),
+      chunk_(o.chunk),
+      poll_round_(std::max(1, setup.workers_here - 1)),
+      remote_max_sleep_us_(std::max(2, o.reacquire_delay_us / 2)) {
+  if (topology.places() >= 2) victims_ = make_victim_policy(o.victim, topology, setup.place);
+}
+
+SearchStep SearchDriver::next(bool remote_ok) {
+  const VictimStep v = victims_->step(rng_, remote_ok);
+  SearchStep s;
+  s.choice = v.choice;
+  switch (v.kind) {
+    case VictimStep::Kind::request: s.kind = SearchStep::Kind::request; break;
+    case VictimStep::Kind::none: s.kind = SearchStep::Kind::none; break;
+    case VictimStep::Kind::steal: {
+      const int local = v.choice.place - setup_.place_base;
+      if (local >= 0 && local < setup_.workers_here) {
+        s.kind = SearchStep::Kind::steal_here;
+        s.target = local;
+      } else if (remote_ok) {  // other processes take part in distributed regions only
+        s.kind = SearchStep::Kind::steal_rank;
+        s.target = topology_->rank_of(v.choice.place);
+      }
+      break;
+    }
+  }
+  if (log_ != nullptr) log_->entries.emplace_back(StepRecord{remote_ok, s});
+  return s;
+}
+
+std::uint32_t SearchDriver::take(std::uint32_t available, Level level) const {
+  const std::uint32_t k = chunk_.take(available, level);
+  if (log_ != nullptr) log_->entries.emplace_back(ChunkRecord{available, level, k});
+  return k;
+}
+
+void SearchDriver::on_result(const SearchStep& step, std::uint32_t taken) {
+  victims_->on_result(step.choice, taken);
+  if (log_ != nullptr) log_->entries.emplace_back(ResultRecord{step, taken});
+}
+
+bool SearchDriver::failed(bool remote_ok) {
+  bool poll = false;
+  if (remote_ok && ++failures_ >= poll_round_) {
+    failures_ = 0;
+    poll = true;
+  }
+  if (log_ != nullptr) log_->entries.emplace_back(FailureRecord{remote_ok, poll});
+  return poll;
+}
+
+std::optional<int> SearchDriver::next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised) {
+  return victims_->next_rank(rng, advertised);
+}
+
+platform::BackoffLimits SearchDriver::backoff_limits(bool waiting, bool other_processes) const noexcept {
+  platform::BackoffLimits limits = waiting ? kWaitBackoff : kIdleBackoff;
+  if (other_processes) limits.max_sleep_us = std::min(limits.max_sleep_us, remote_max_sleep_us_);
+  return limits;
+}
+
+}  // namespace heist::policy

@@ -1,0 +1,88 @@
+// SearchDriver: a thief's search, step by step, shared by the runtime
+// (sched::Worker's help loop) and the simulator (sim/engine_search.hpp).
+// Pure: no threads, clocks, MPI or TLS; the victim RNG is the driver's own,
+// seeded from Options::seed and the thief's place, so a seeded run replays.
+//
+// The loop both sides run around it, per iteration that found its own
+// deque empty:
+//   SearchStep s = driver.next(remote_ok);
+//   steal_here / steal_rank: claim driver.take(available, s.choice.level)
+//       tasks from s.target (a worker of this process / a rank), then
+//       driver.on_result(s, taken) — unless the attempt was not made
+//       (another worker of the process holds the remote-steal token);
+//   request: ask a rank of another node (driver.next_rank(rng, advertised));
+//   none:    nothing to try.
+//   An iteration that took nothing: driver.failed(remote_ok) says whether a
+//   poll round is due (after max(1, workers - 1) of them between processes:
+//   apply deliveries, take back the unclaimed offer); otherwise back off by
+//   platform::backoff_step(round, driver.backoff_limits(...)).
+// A worker with no victim (can_steal() false: one place) never searches; it
+// parks when its region ends.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "heist/options.hpp"
+#include "platform/backoff.hpp"
+#include "platform/rng.hpp"
+#include "policy/chunk_policy.hpp"
+#include "policy/decision_log.hpp"
+#include "policy/topology.hpp"
+#include "policy/victim_policy.hpp"
+
+namespace heist::policy {
+
+struct SearchSetup {
+  int place = 0;         // the thief's place in the topology
+  int place_base = 0;    // place of its process's first worker
+  int workers_here = 1;  // workers of its process
+};
+
+class SearchDriver {
+ public:
+  // While waiting (a process's first worker in Runtime::root/pool, or any
+  // worker below a task) a worker backs off more gently than an idle one:
+  // what it waits for may complete any moment.
+  static constexpr platform::BackoffLimits kWaitBackoff{6, 8, 2, 100};
+  static constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
+
+  SearchDriver(const Options& o, const Topology& topology, const SearchSetup& setup);
+
+  bool can_steal() const noexcept { return victims_ != nullptr; }
+
+  // The next step. remote_ok: a distributed region is on (other ranks may
+  // be stolen from or asked). Precondition: can_steal().
+  SearchStep next(bool remote_ok);
+  // How many of `available` (> 0) public tasks to claim at `level`.
+  std::uint32_t take(std::uint32_t available, Level level) const;
+  // A steal step ended with `taken` tasks (0: failed).
+  void on_result(const SearchStep& step, std::uint32_t taken);
+  // An iteration took nothing: true when a poll round is due now.
+  bool failed(bool remote_ok);
+  // After a request step: the rank to ask (see VictimPolicy::next_rank).
+  std::optional<int> next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised);
+
+  // Back-off limits: `waiting` or idle; with other processes the sleeps are
+  // capped so that tasks another rank released for this process (reserved
+  // for Options::reacquire_delay_us) are looked at at least twice within it.
+  platform::BackoffLimits backoff_limits(bool waiting, bool other_processes) const noexcept;
+
+  const ChunkPolicy& chunk() const noexcept { return chunk_; }
+  void record_to(DecisionLog* log) noexcept { log_ = log; }
+
+ private:
+  const Topology* topology_;
+  SearchSetup setup_;
+  std::unique_ptr<VictimPolicy> victims_;  // null: no other place
+  platform::Rng rng_;
+  ChunkPolicy chunk_;
+  int poll_round_;
+  int failures_ = 0;
+  std::int64_t remote_max_sleep_us_;
+  DecisionLog* log_ = nullptr;
+};
+
+}  // namespace heist::policy

@@ -1,0 +1,22 @@
+#include "policy/spawn_driver.hpp"
+
+#include <algorithm>
+
+namespace heist::policy {
+
+SpawnDriver::SpawnDriver(const Options& o) noexcept
+    : decider_(o), period_ns_(static_cast<double>(o.poll_period_us) * 1000.0) {}
+
+std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
+  const double since = now_ns - last_grant_ns_;
+  last_grant_ns_ = now_ns;
+  if (since > period_ns_) pace_ = std::max<std::int64_t>(1, pace_ / 2);
+  else if (since < period_ns_ / 2 && pace_ < wanted) pace_ *= 2;
+  return std::min(wanted, pace_);
+}
+
+void SpawnDriver::record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step) {
+  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits});
+}
+
+}  // namespace heist::policy

@@ -1,0 +1,72 @@
+// SpawnDriver: the spawn slow path's decisions, shared by the runtime
+// (sched::Worker) and the simulator (sim::Engine). Pure: no threads, clocks,
+// MPI or TLS; the caller passes the time (ns, as a double) and the facts.
+//
+//  * which policy decides: effective_kind() — a stack that cannot migrate,
+//    or a request from another rank, turns continuation stealing into
+//    help-first for this spawn (continuations never leave a process);
+//  * queue / queue_public / inline / expose: SpawnDecider (spawn_policy.hpp);
+//  * inline credits and their pacing: between processes (paced) a thief of
+//    another rank is heard only when this worker polls, which inline spawns
+//    never do, so the slow path polls when the poll period has passed
+//    (poll_due) and the credits it grants are paced to run about that often:
+//    halved when slow paths come further apart than the period, doubled (up
+//    to what the policy grants) when they come closer than half of it.
+#pragma once
+
+#include <cstdint>
+
+#include "heist/options.hpp"
+#include "policy/decision_log.hpp"
+#include "policy/spawn_policy.hpp"
+
+namespace heist::policy {
+
+struct SpawnStep {
+  SpawnAction action = SpawnAction::queue;
+  std::int64_t credits = 0;  // run_inline: further spawns the fast path may inline
+};
+
+class SpawnDriver {
+ public:
+  explicit SpawnDriver(const Options& o) noexcept;
+
+  // The policy that decides this spawn, from the one in force. A thread's
+  // own stack never migrates, so it cannot expose a continuation: under
+  // continuation stealing its spawns are queued, to run on fibers. Another
+  // process asked for work: continuations never leave this one, so the next
+  // spawn is queued as a task that can.
+  static SpawnPolicy effective_kind(SpawnPolicy in_force, bool pinned_stack, bool remote_asked) noexcept {
+    if ((pinned_stack || remote_asked) && steals_continuations(in_force)) return SpawnPolicy::help_first;
+    return in_force;
+  }
+
+  // Paced runs: the slow path polls first when this much time has passed
+  // since the last poll.
+  bool poll_due(double since_last_poll_ns) const noexcept { return since_last_poll_ns >= period_ns_; }
+
+  // Inline: the runtime's spawn slow path runs it once per queued task or
+  // credit grant (millions of times a second).
+  SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
+    SpawnStep step{decider_.decide(kind, facts), 0};
+    if (step.action == SpawnAction::run_inline)
+      step.credits = paced_run ? paced(decider_.inline_credits(), now_ns) : decider_.inline_credits();
+    if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);
+    return step;
+  }
+
+  bool slaw_help_first() const noexcept { return decider_.slaw_help_first(); }
+  void record_to(DecisionLog* log) noexcept { log_ = log; }
+
+ private:
+  std::int64_t paced(std::int64_t wanted, double now_ns) noexcept;
+  void record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step);  // by value: the copies are made on the cold path only
+
+  SpawnDecider decider_;
+  double period_ns_;
+  double last_grant_ns_ = 0;
+  std::int64_t pace_ = 1;
+  DecisionLog* log_ = nullptr;
+};
+
+}  // namespace heist::policy

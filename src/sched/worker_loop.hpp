@@ -1,0 +1,86 @@
+// Worker::help_until, the dispatch/help loop every wait and every worker
+// thread runs: pop this worker's own tasks; when there are none, take one
+// step of the search driver (worker_search.cpp); after a round of failed
+// steps between processes, poll and take back the process's unclaimed
+// offer; else back off (platform::Backoff with the driver's limits).
+// Private to the worker_*.cpp files.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "platform/backoff.hpp"
+#include "platform/timer.hpp"
+#include "sched/worker.hpp"
+
+namespace heist::sched {
+
+// Closure payload: the ClosureOps pointer, then the object 16-aligned.
+inline constexpr std::size_t kClosureObject = 16;
+
+template <class Done>
+void Worker::help_until(Done&& done) {
+  if (done()) return;
+  if (at_top_level()) enter_region();
+  // With continuations, a thread's own stack runs no task: it lets a
+  // scheduler loop on a fiber use the worker until that loop resumes it.
+  if (conts_ && native_) {
+    while (!done())
+      if (!conts_->wait_pinned()) break;  // no fiber free: help here
+    if (done()) return;
+  }
+  std::byte* buffer = exec_buffer(help_depth_);
+  ++help_depth_;
+  platform::Backoff backoff(search_->backoff_limits(id_ == 0 || depth_ > 0, remote_ != nullptr));
+  const bool may_steal = help_depth_ <= max_help_depth_ && search_->can_steal();
+  const bool may_poll_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
+  const bool was_searching = searching_;
+  std::int64_t searching_since = 0;
+  while (!done()) {
+    if (deque_.pop(buffer)) {
+      if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+      searching_since = 0;
+      searching_ = false;
+      execute(buffer);
+      backoff.reset();
+      continue;
+    }
+    const std::int64_t attempt_start = platform::now_ns();
+    if (searching_since == 0) searching_since = attempt_start;
+    searching_ = true;
+    if (may_steal && try_steal() > 0) {
+      const std::int64_t stolen_at = platform::now_ns();
+      run_overflow();
+      steal_ns_ += stolen_at - attempt_start;
+      search_ns_ += attempt_start - searching_since;
+      searching_since = 0;
+      backoff.reset();
+      continue;
+    }
+    // After a round of failed attempts: apply completions and deliveries
+    // (they may end the wait), release, take back what nobody took.
+    if (may_poll_remote && search_->failed(remote_->region_active())) {
+      remote_->poll(*this);
+      const std::int64_t reclaim_start = platform::now_ns();
+      if (deque_.size() > 0 || remote_->reclaim(*this) > 0) {
+        run_overflow();
+        steal_ns_ += platform::now_ns() - reclaim_start;
+        search_ns_ += reclaim_start - searching_since;
+        searching_since = 0;
+        backoff.reset();
+        continue;
+      }
+    }
+    backoff.pause();
+    // A context parked pinned on this worker (a help loop that met a
+    // stolen continuation, or the native stack) may hold what this wait
+    // needs; only this worker can resume it, so take turns.
+    if (conts_ != nullptr) conts_->yield_to_pinned();
+  }
+  if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+  searching_ = was_searching;
+  --help_depth_;
+}
+
+}  // namespace heist::sched

@@ -1,0 +1,132 @@
+// policy::SpawnDriver and policy::SearchDriver (issue 14): the decisions the
+// runtime and the simulator share — where a victim step goes, when a poll
+// round is due, success-only requests without knowing the policy's type,
+// inline-credit pacing, and the policy that decides a spawn.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "policy/search_driver.hpp"
+#include "policy/spawn_driver.hpp"
+#include "policy/topology.hpp"
+
+namespace {
+
+using heist::Options;
+using heist::SpawnPolicy;
+using heist::policy::SearchDriver;
+using heist::policy::SearchSetup;
+using heist::policy::SearchStep;
+using heist::policy::SpawnAction;
+using heist::policy::SpawnDriver;
+using heist::policy::SpawnFacts;
+using heist::policy::Topology;
+
+// 16 places: 2 per core, 2 cores per socket... 4 per rank, 2 ranks per node, 2 nodes.
+Topology machine16() { return Topology::uniform({2, 1, 1, 2, 2, 2}); }
+
+TEST(SearchDriver, StepsGoToAWorkerHereOrToTheRankOfThePlace) {
+  const Topology t = machine16();
+  Options o;
+  o.victim.kind = heist::VictimSpec::Kind::random;
+  SearchDriver d(o, t, SearchSetup{6, 4, 4});  // place 6: rank 1 (places 4..7)
+  ASSERT_TRUE(d.can_steal());
+  int here = 0, away = 0;
+  for (int i = 0; i < 300; ++i) {
+    const SearchStep s = d.next(true);
+    ASSERT_NE(s.choice.place, 6);
+    if (s.choice.place >= 4 && s.choice.place < 8) {
+      ASSERT_EQ(s.kind, SearchStep::Kind::steal_here);
+      EXPECT_EQ(s.target, s.choice.place - 4);
+      ++here;
+    } else {
+      ASSERT_EQ(s.kind, SearchStep::Kind::steal_rank);
+      EXPECT_EQ(s.target, t.rank_of(s.choice.place));
+      ++away;
+    }
+    d.on_result(s, 0);
+  }
+  EXPECT_GT(here, 0);
+  EXPECT_GT(away, 0);
+  // Outside a distributed region a place of another process is no step.
+  for (int i = 0; i < 100; ++i) {
+    const SearchStep s = d.next(false);
+    EXPECT_EQ(s.kind, s.choice.place >= 4 && s.choice.place < 8 ? SearchStep::Kind::steal_here : SearchStep::Kind::none);
+  }
+}
+
+TEST(SearchDriver, OnePlaceNoSearch) {
+  const Topology t = Topology::uniform({1, 1, 1, 1, 1, 1});
+  SearchDriver d(Options{}, t, SearchSetup{0, 0, 1});
+  EXPECT_FALSE(d.can_steal());
+}
+
+TEST(SearchDriver, PollRoundAfterWorkersMinusOneFailuresBetweenProcesses) {
+  const Topology t = machine16();
+  SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_FALSE(d.failed(true));
+    EXPECT_FALSE(d.failed(false));  // not counted: no other process to poll
+    EXPECT_FALSE(d.failed(true));
+    EXPECT_TRUE(d.failed(true));
+  }
+}
+
+TEST(SearchDriver, SuccessOnlyRequestsAcrossNodesOnceTheInsideWalkIsDone) {
+  const Topology t = machine16();
+  Options o;
+  o.victim.kind = heist::VictimSpec::Kind::success_only;
+  SearchDriver d(o, t, SearchSetup{2, 0, 4});
+  int steps = 0;
+  SearchStep s = d.next(true);
+  while (s.kind != SearchStep::Kind::request && steps < 100) {
+    ASSERT_TRUE(s.kind == SearchStep::Kind::steal_here || s.kind == SearchStep::Kind::steal_rank);
+    EXPECT_LT(s.choice.place, 8);  // inside node 0 only
+    d.on_result(s, 0);
+    s = d.next(true);
+    ++steps;
+  }
+  ASSERT_EQ(s.kind, SearchStep::Kind::request);
+  EXPECT_EQ(steps, 14);  // the inside walk: cache 2, process 4, node 8
+  const std::uint32_t adverts[4] = {0, 9, 0, 5};  // rank 1 is on this node: never asked
+  heist::platform::Rng rng(3);
+  EXPECT_EQ(d.next_rank(rng, adverts), std::optional<int>(3));
+  // Without requests (no region), the walk goes on inside the node.
+  EXPECT_NE(d.next(false).kind, SearchStep::Kind::request);
+}
+
+TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;
+  o.queue_bound = 1;
+  o.poll_period_us = 100;  // 100,000 ns
+  SpawnDriver d(o);
+  SpawnFacts f;
+  f.held = 5;  // past the bound: inline
+  double now = 1e6;
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 1);  // long since the last grant: halved, at least 1
+  std::int64_t last = 1;
+  for (int i = 0; i < 8; ++i) {  // grants close together: doubled up to the policy's credits
+    now += 10;
+    const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
+    ASSERT_EQ(step.action, SpawnAction::run_inline);
+    EXPECT_EQ(step.credits, std::min<std::int64_t>(64, last * 2));
+    last = step.credits;
+  }
+  now += 1e6;
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 32);  // far apart: halved
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 64);  // not paced: the policy's
+  EXPECT_TRUE(d.poll_due(100'000));
+  EXPECT_FALSE(d.poll_due(99'999));
+}
+
+TEST(SpawnDriver, ContinuationStealingQueuesOnAPinnedStackOrAfterARemoteRequest) {
+  EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::work_first, true, false), SpawnPolicy::help_first);
+  EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::adaptive, false, true), SpawnPolicy::help_first);
+  EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::work_first, false, false), SpawnPolicy::work_first);
+  EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::bounded, true, true), SpawnPolicy::bounded);
+}
+
+}  // namespace
