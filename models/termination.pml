@@ -1,5 +1,5 @@
 /*
- * Distributed termination of the SPMD task-pool mode (DESIGN.md layer 4,
+ * Distributed termination of the SPMD task-pool mode (the rma layer of docs/architecture.md,
  * "Termination"; SWS §2.1): R ranks each seed tasks, then all ranks run
  * and steal until the global pool is empty. See models/README.md.
  *

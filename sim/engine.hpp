@@ -1,5 +1,5 @@
 // Engine<W>: the discrete-event simulation of heist's scheduler on a modelled
-// machine (DESIGN layer 9), for one workload type W (sim/workloads.hpp).
+// machine (the sim layer of docs/architecture.md), for one workload type W (sim/workloads.hpp).
 //
 // What is simulated, and with which code:
 //  * every worker runs the task tree depth first, and makes every scheduling

@@ -1,4 +1,4 @@
-// The simulated machine (DESIGN layer 9): cores grouped into sockets, sockets
+// The simulated machine (the sim layer of docs/architecture.md): cores grouped into sockets, sockets
 // into nodes, and the heist processes (ranks) laid over them — each rank a
 // contiguous block of cores of one node. Workers are numbered like the
 // runtime's places: rank * workers_per_rank + local worker id, which here is

@@ -29,7 +29,7 @@ struct TaskCosts {
 // How an idle worker waits between failed steal attempts.
 enum class BackoffModel {
   heist,  // the runtime's platform::Backoff: 6 spin rounds (1..32 pauses), 4 yields, sleeps 5..500 us
-  none,   // none: the next attempt starts when the last one ended (the seeds' UPC/OpenSHMEM thieves)
+  none,   // none: the next attempt starts when the last one ended (the papers' UPC/OpenSHMEM thieves)
 };
 const char* to_string(BackoffModel) noexcept;
 

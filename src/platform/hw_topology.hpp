@@ -1,4 +1,4 @@
-// Where the workers of this process sit in the machine (DESIGN layer 1):
+// Where the workers of this process sit in the machine (the platform layer of docs/architecture.md):
 // the cache group, NUMA domain and socket of each, as small ids local to the
 // process that nest (same cache group implies same NUMA domain implies same
 // socket). The policy layer turns them into a Topology.

@@ -1,4 +1,4 @@
-// Chunk selection (DESIGN layer 5): how many tasks a thief claims from the
+// Chunk selection (the policy layer of docs/architecture.md): how many tasks a thief claims from the
 // public tasks it found, by how far the victim is (HotSLAW §3.2.2). Pure
 // logic, shared with the simulator.
 //   fixed  k at every level

@@ -1,4 +1,4 @@
-// Locality set-up between processes (DESIGN layer 5): which balancing runs,
+// Locality set-up between processes (the policy layer of docs/architecture.md): which balancing runs,
 // who may steal one-sidedly from a process's public queue, how large an SWS
 // offer may be, and the push thresholds. Pure: computed once from the
 // options and the shape of the machine, by the runtime (rma::Distributor)

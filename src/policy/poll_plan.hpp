@@ -1,4 +1,4 @@
-// PollPlan (DESIGN layer 5): every decision a process takes about work
+// PollPlan (the policy layer of docs/architecture.md): every decision a process takes about work
 // between processes when one of its workers polls — pure, deterministic
 // code (no threads, clocks, MPI or thread-locals: times and counts come in
 // as arguments), called by the runtime (rma::Distributor and its parts) and

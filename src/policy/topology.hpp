@@ -1,4 +1,4 @@
-// Topology (DESIGN layer 5): the machine as the victim and chunk policies see
+// Topology (the policy layer of docs/architecture.md): the machine as the victim and chunk policies see
 // it — places (workers) grouped into nested domains, one partition per level:
 //
 //   worker ⊂ cache ⊂ numa ⊂ socket ⊂ process ⊂ node ⊂ machine

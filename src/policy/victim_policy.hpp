@@ -1,4 +1,4 @@
-// Victim selection (DESIGN layer 5): which place a thief tries next. Pure
+// Victim selection (the policy layer of docs/architecture.md): which place a thief tries next. Pure
 // logic over a Topology and an RNG — no threads, no MPI, no clocks — so the
 // runtime and the simulator run the very same objects, and a seeded RNG
 // replays a thief's choices exactly.
@@ -11,7 +11,7 @@
 //   none:    nothing to try this time (a failed attempt).
 // Callers never need to know which policy they hold (SearchDriver).
 //
-//   RandomVictims        uniform over every other place (the seeds' baseline).
+//   RandomVictims        uniform over every other place (the papers' baseline).
 //   HierarchicalVictims  HVS, HotSLAW §3.2.1: random attempts inside the
 //                        nearest level first, then the next level up, ...,
 //                        then back to the bottom; a success starts again at

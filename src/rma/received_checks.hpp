@@ -1,7 +1,7 @@
 // Checks of everything a rank receives from another rank before it acts on
 // it: task descriptors (stolen slots), completion-inbox entries, and the
 // protocol words a thief reads in the victim's window (the SWS stealval, the
-// SDC tail and split). DESIGN.md's invariant: "a descriptor with an unknown
+// SDC tail and split). docs/architecture.md's invariant: "a descriptor with an unknown
 // function id or an oversized payload is an error with a message, never a
 // jump", and no remote access outside the bounds of a window.
 //

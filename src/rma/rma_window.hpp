@@ -2,7 +2,7 @@
 // MPI_Win_lock_all for the window's whole life) and every one-sided call the
 // runtime makes on it, each counted by kind and bytes in the caller's
 // CommCounters. The owner reaches its own window through these calls too
-// (DESIGN layer 4: window memory is touched by MPI calls only).
+// (the rma layer of docs/architecture.md: window memory is touched by MPI calls only).
 //
 // Atomicity (MPI-3.1 §11.7.1, accumulate_ops = same_op_no_op): concurrent
 // accumulate-class calls on one word are atomic only if they all use the same

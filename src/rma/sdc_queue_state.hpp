@@ -24,8 +24,8 @@
 // States: thief — SdcSteal::Step below; owner — [vtail, tail) claimed, copies
 // may be in flight; [tail, split) public; [split, head) private.
 //
-// Departures from the seed: logical 64-bit indices that never wrap (slot =
-// index % ring size), so itail needs no wrap correction; and DESIGN.md's MPI
+// Departures from the SWS paper: logical 64-bit indices that never wrap (slot =
+// index % ring size), so itail needs no wrap correction; and docs/architecture.md's MPI
 // atomicity rule: every word another rank touches has one update op plus
 // MPI_NO_OP reads — lock: compare-and-swap only; tail and split: MPI_REPLACE
 // (tail by the lock holder, split by the owner); itail: MPI_SUM. The seed's

@@ -36,8 +36,8 @@
 // the release add that offers them; a thief's get flushed before its
 // completion add; completion read before the freed slots are rewritten.
 //
-// Departures from the seed:
-//  * All-SUM (DESIGN.md's MPI atomicity rule; sws_stealval.hpp has the proof):
+// Departures from the SWS paper:
+//  * All-SUM (docs/architecture.md's MPI atomicity rule; sws_stealval.hpp has the proof):
 //    disable and republish are additions; the completion counters are
 //    cumulative and never reset (a reset would be an MPI_REPLACE racing the
 //    thieves' MPI_SUM), so an epoch is finished when its counter reaches the
@@ -46,10 +46,10 @@
 //    remain; the owner learns their number r from its fetch and takes blocks
 //    [0, r) of the new offer back at once (on_released). Damping bounds r.
 //  * Acquire takes back every unclaimed task; republishing part of them is a
-//    separate release() (the seed republishes inside acquire: the same two
+//    separate release() (the paper republishes inside acquire: the same two
 //    atomics). A release uses the other epoch if it is retired and otherwise
 //    stays in the current one (its count keeps accumulating), so the owner
-//    never polls for an epoch to finish (the seed polls when both are busy).
+//    never polls for an epoch to finish (the paper polls when both are busy).
 #pragma once
 
 #include <algorithm>

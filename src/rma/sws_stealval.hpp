@@ -3,7 +3,7 @@
 // steal volume; §4.2 epoch field; §4.3 steal damping). Pure constexpr code,
 // no MPI: the MPI layer and the simulator apply the addends computed here.
 //
-// Layout (DESIGN.md layer 4; the authors' public code):
+// Layout (the rma layer of docs/architecture.md; the authors' public code):
 //   bits 63..40  attempts  steals attempted on this offer (24 bits; thieves add)
 //   bits 39..38  epoch     completion epoch 0 or 1; a value >= 2 means disabled
 //   bits 37..19  offered   tasks offered in this epoch (19 bits)
@@ -15,7 +15,7 @@
 // returned) names block a of the steal-half sequence k = max(1, floor(rem/2)):
 // 150 -> 75,37,19,9,5,2,1,1,1. max_steals(offered) <= 20 (kMaxBlocks).
 //
-// Departure from the seed: every update is MPI_SUM (DESIGN.md's MPI
+// Departure from the SWS paper: every update is MPI_SUM (docs/architecture.md's MPI
 // atomicity rule: with accumulate_ops = same_op_no_op, concurrent updates of
 // one location are atomic only if they all use one op or MPI_NO_OP; the
 // seed's owner swaps the word while thieves add to it). Reads are MPI_NO_OP.
@@ -59,7 +59,7 @@
 // Steal damping (§4.3): a target is in full mode (thieves fetch-add at once)
 // or empty mode (thieves first read it with MPI_NO_OP and fetch-add only when
 // the read shows a block to take). A fetch that took nothing puts the target
-// in empty mode if the word was disabled (departure: the seed waits for the
+// in empty mode if the word was disabled (departure: the paper waits for the
 // threshold; an owner in acquire would collect phantoms) or had attempts >=
 // threshold T (the seed's rule). Invariant: every add is licensed by its
 // thief's own last reading of the word (its previous fetch-add or a probe)

@@ -1,4 +1,4 @@
-// JSON export of run statistics (DESIGN layer 6): the `stats` object of
+// JSON export of run statistics (the stats layer of docs/architecture.md): the `stats` object of
 // `heist bench --json` and of every tool that reads it.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The portable task descriptor (DESIGN layer 2): a fixed-size slot made of a
+// The portable task descriptor (the task layer of docs/architecture.md): a fixed-size slot made of a
 // 48-byte header and the task's input bytes copied inline (HotSLAW: inputs are
 // copied into library space at creation and travel with the task). Deques
 // store slots back to back with a stride chosen at start-up

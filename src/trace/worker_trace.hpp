@@ -1,4 +1,4 @@
-// WorkerTrace: the trace events of one worker (DESIGN layer 6), appended by
+// WorkerTrace: the trace events of one worker (the trace layer of docs/architecture.md), appended by
 // that worker's thread only — no atomics, no locks. TraceRecorder owns one
 // per worker and writes them all once the workers have stopped.
 //

@@ -201,7 +201,7 @@ std::vector<std::uint32_t> steal_counts(const ChunkPolicy& chunk, std::vector<st
 TEST(SplitDeque, StealHalfTakesHalfOfWhatIsPublic) {
   std::vector<std::uint64_t> ids;
   const auto counts = steal_counts(half(), &ids);
-  // 150 -> 75, 37, 19, 9, 5, 2, 1, 1, 1 (DESIGN.md, the steal-half sequence).
+  // 150 -> 75, 37, 19, 9, 5, 2, 1, 1, 1 (the SWS paper's steal-half sequence).
   EXPECT_EQ(counts, (std::vector<std::uint32_t>{75, 37, 19, 9, 5, 2, 1, 1, 1}));
   ASSERT_EQ(ids.size(), 150u);
   for (std::uint64_t i = 0; i < 150; ++i) EXPECT_EQ(ids[i], i);  // FIFO from the old end
