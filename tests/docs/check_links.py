@@ -16,6 +16,8 @@ import re
 import sys
 import tempfile
 
+from checker import expect, run
+
 LINK = re.compile(r"!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^\s*(```+|~~~+)")
 CODE_SPAN = re.compile(r"(`+)(?:.+?)\1")
@@ -89,7 +91,7 @@ def check(root):
     for md in files:
         if md.exists():
             errors += check_file(md, root)
-    return len(files), errors
+    return errors, f"{len(files)} Markdown files, {len(errors)} bad links"
 
 
 def self_test():
@@ -108,26 +110,10 @@ def self_test():
             (root / "docs" / "x.md").write_text("# X\n\n## A heading\n", encoding="utf-8")
             (pathlib.Path(tmp) / "outside.md").write_text("# out\n", encoding="utf-8")
             (root / "README.md").write_text(readme, encoding="utf-8")
-            _, errors = check(root)
-            if (not errors) != expect_ok:
-                print(f"self-test '{name}': expected {'no error' if expect_ok else 'an error'}, got {errors}")
-                ok = False
-    print("check_links self-test:", "ok" if ok else "FAILED")
-    return 0 if ok else 1
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    count, errors = check(sys.argv[1])
-    for e in errors:
-        print(e)
-    print(f"{count} Markdown files, {len(errors)} bad links")
-    return 1 if errors else 0
+            errors, _ = check(root)
+            ok = expect(name, errors, expect_ok) and ok
+    return ok
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, check, self_test, "check_links"))

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from checker import Skip, run
+
 # Spelled so that this file does not match itself.
 FORBIDDEN = re.compile(r"\.\./shared\b|\bseeds/|\bseed\s+00\d", re.IGNORECASE)
 
@@ -60,28 +62,18 @@ def self_test():
             if len(scan(root, [f"bad{i}.md"])) != 1:
                 print(f"self-test: '{line}' was not reported")
                 ok = False
-    print("check_outside_paths self-test:", "ok" if ok else "FAILED")
-    return 0 if ok else 1
+    return ok
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    root = pathlib.Path(sys.argv[1])
+def check(root):
+    root = pathlib.Path(root)
     try:
         names = tracked(root)
     except (OSError, subprocess.CalledProcessError) as e:
-        print(f"not a git checkout ({e}): skipped")
-        return 77
+        raise Skip(f"not a git checkout ({e})") from e
     hits = scan(root, names)
-    for h in hits:
-        print(h)
-    print(f"{len(names)} tracked files, {len(hits)} mentions of paths outside the repository")
-    return 1 if hits else 0
+    return hits, f"{len(names)} tracked files, {len(hits)} mentions of paths outside the repository"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, check, self_test, "check_outside_paths"))

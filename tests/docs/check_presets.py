@@ -18,6 +18,8 @@ import re
 import sys
 import tempfile
 
+from checker import expect, run
+
 GTEST = re.compile(r"heist_add_gtest\(\s*([A-Za-z0-9_]+)\b(.*?)\)\s*$", re.S | re.M)
 LABELS = re.compile(r"LABELS\s+(\"[^\"]*\"|\S+)")
 
@@ -41,7 +43,7 @@ def check(root):
     try:
         presets = json.loads((root / "CMakePresets.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
-        return [f"CMakePresets.json: {e}"]
+        return [f"CMakePresets.json: {e}"], "CMakePresets.json unreadable"
     if presets.get("version", 99) > 6:
         errors.append(f"CMakePresets.json: version {presets.get('version')} is newer than CMake 3.25 reads (6)")
     def named(kind, name):
@@ -57,7 +59,7 @@ def check(root):
         errors.append("found no heist_add_gtest(... LABELS unit) in tests/: the parser is out of date")
     for name in sorted(needed - targets):
         errors.append(f"CMakePresets.json: build preset 'unit' lacks target '{name}' (a unit test)")
-    return errors
+    return errors, f"unit tests in tests/: {sorted(needed)}; {len(errors)} problems"
 
 
 def self_test():
@@ -78,26 +80,10 @@ def self_test():
             (root / "tests").mkdir()
             (root / "tests" / "CMakeLists.txt").write_text(cml, encoding="utf-8")
             (root / "CMakePresets.json").write_text(json.dumps(presets), encoding="utf-8")
-            errors = check(root)
-            if (not errors) != expect_ok:
-                print(f"self-test '{name}': expected {'no error' if expect_ok else 'an error'}, got {errors}")
-                ok = False
-    print("check_presets self-test:", "ok" if ok else "FAILED")
-    return 0 if ok else 1
-
-
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        print(__doc__, file=sys.stderr)
-        return 2
-    errors = check(sys.argv[1])
-    for e in errors:
-        print(e)
-    print(f"unit tests in tests/: {sorted(unit_tests(pathlib.Path(sys.argv[1])))}; {len(errors)} problems")
-    return 1 if errors else 0
+            errors, _ = check(root)
+            ok = expect(name, errors, expect_ok) and ok
+    return ok
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, check, self_test, "check_presets"))
