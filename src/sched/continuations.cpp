@@ -121,7 +121,7 @@ void ContinuationEngine::fiber_main(void* message) {
   for (;;) {
     Next next = arrive(a);  // a waiter whose scope drained meanwhile: straight back to it
     if (!next.go) {
-      if (a.start_slot) a.worker->dispatch_.execute(self->slot.get());
+      if (a.start_slot) a.worker->exec_.execute(self->slot.get());
       next = run_loop(self);
     }
     Worker& w = *Worker::resumed();  // the assignment may have moved this fiber
@@ -284,7 +284,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   };
   const auto run = [&]() -> Next {
     if (task::header(buffer)->fn_id != task::kContinuationFn) {
-      w.dispatch_.execute(buffer);
+      w.exec_.execute(buffer);
       return {};
     }
     int exposer = -1;

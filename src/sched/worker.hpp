@@ -23,15 +23,17 @@
 // by value; each reaches it through owner() (a fixed offset from the part):
 //   WorkerQueue (worker_queue.hpp): the owner side of the SplitDeque, the
 //     spawn path (SpawnDriver, inline credits), inline frames, dependencies.
-//   Dispatcher (worker_dispatch.hpp): the help loop, the search (SearchDriver,
-//     back-off, RemoteWork polls) and the execution of a task.
+//   Dispatcher (worker_dispatch.hpp): the help loop and the search
+//     (SearchDriver, back-off, RemoteWork polls).
+//   Executor (worker_executor.hpp): running a task (frame, body, exception,
+//     implicit wait, completion), tasks of other processes.
 //   Joins (worker_joins.hpp): finish-scope counters, waits, finish, fences,
 //     regions.
 // What thieves write (work_wanted) stays on WorkerCore's second cache line.
 // The migration rule holds in every part: a part's owner() is the worker
 // the call started on; code after a task body or a wait that may
 // have moved the stack goes on through Worker::resumed() and its part, as
-// Dispatcher::execute does; code after an expose does nothing.
+// Executor::execute does; code after an expose does nothing.
 #pragma once
 
 #include <cstddef>  // offsetof
@@ -53,6 +55,7 @@
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
 #include "sched/worker_dispatch.hpp"
+#include "sched/worker_executor.hpp"
 #include "sched/worker_joins.hpp"
 #include "sched/worker_queue.hpp"
 #include "task/task_slot.hpp"
@@ -101,7 +104,7 @@ class Worker : public detail::WorkerCore {
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
                       std::size_t size, std::string_view error) {
-    dispatch_.finish_foreign(completion, sync, out, bytes, size, error);
+    exec_.finish_foreign(completion, sync, out, bytes, size, error);
   }
   // Another rank found this process's public queue empty: queue the next
   // spawn and release it at once (end_queue polls right after queueing it).
@@ -173,6 +176,7 @@ class Worker : public detail::WorkerCore {
   friend class ContinuationEngine;
   friend class WorkerQueue;
   friend class Dispatcher;
+  friend class Executor;
   friend class Joins;
   SpawnPolicy policy_here() const noexcept;
   void set_frame(detail::FrameCore* f) noexcept {
@@ -188,9 +192,10 @@ class Worker : public detail::WorkerCore {
   std::uint32_t rank_ = 0;           // this process's rank (GlobalRefs name it)
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
   // The parts (see the header comment): owner-side queue and spawn path,
-  // dispatch/help loop with search and execution, waits/finish/fences.
+  // dispatch/help loop with search, task execution, waits/finish/fences.
   WorkerQueue queue_;
   Dispatcher dispatch_;
+  Executor exec_;
   Joins joins_;
   int max_help_depth_;
   int help_depth_ = 0;   // nested help loops on this stack
@@ -232,6 +237,7 @@ class Worker : public detail::WorkerCore {
   }
 HEIST_WORKER_PART(WorkerQueue, queue_)
 HEIST_WORKER_PART(Dispatcher, dispatch_)
+HEIST_WORKER_PART(Executor, exec_)
 HEIST_WORKER_PART(Joins, joins_)
 #undef HEIST_WORKER_PART
 #pragma GCC diagnostic pop

@@ -4,13 +4,11 @@
 // (try_steal: a claim on another worker's deque, a steal from another rank,
 // or a request); after a round of failed steps between processes it polls
 // RemoteWork and takes back the process's unclaimed offer; else it backs
-// off. It also executes tasks (execute, tasks of other processes, task
-// exceptions) and keeps the search and communication statistics. A part of
-// Worker (worker.hpp); owner() is the worker it belongs to. Owner thread only.
+// off; the tasks it finds run through Executor (worker_executor.hpp). It
+// keeps the search and communication statistics. A part of Worker (worker.hpp); owner() is the worker it belongs to. Owner thread only.
 //
-// Migration (worker.hpp): a task body may end on another worker (a thief
-// resumed its continuation), so execute() ends the task through
-// Worker::resumed()->dispatch_, never through `this`. A help loop itself is
+// Migration (worker.hpp): a task body may end on another worker (see
+// Executor), but a help loop itself is
 // pinned to its worker (ContinuationEngine::wait_pinned/yield_to_pinned):
 // help_until returns on the worker it started on.
 #pragma once
@@ -44,8 +42,6 @@ class Dispatcher {
   // Pops, executes and searches until done() holds (worker_loop.hpp).
   template <class Done>
   void help_until(Done&& done);
-  void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
-                      std::size_t size, std::string_view error);
   bool execute_one();          // C API: run one task of this worker's deque
   std::uint32_t steal_once();  // C API: one steal attempt; tasks taken
 
@@ -53,13 +49,9 @@ class Dispatcher {
   friend class Worker;
   friend class WorkerQueue;
   friend class Joins;
+  friend class Executor;
   friend class ContinuationEngine;
 
-  void execute(std::byte* slot);
-  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
-  void execute_foreign(std::byte* slot);
-  std::byte* exec_buffer(int depth);
-  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   void poll_remote();
   void run_overflow();
   std::uint32_t try_steal();

@@ -1,6 +1,6 @@
-// Dispatcher (worker_dispatch.hpp), executing: running a task from a slot
-// (its frame, its implicit wait, its completion, its exception), tasks of
-// other processes (execute_foreign, finish_foreign) and the remote poll.
+// Executor (worker_executor.hpp): running a task from a slot (its frame,
+// its implicit wait, its completion, its exception), tasks of other
+// processes (execute_foreign, finish_foreign).
 #include "sched/worker.hpp"
 
 #include <algorithm>
@@ -23,20 +23,20 @@ using task::TaskHeader;
 
 // ---------------------------------------------------------------- executing
 
-std::byte* Dispatcher::exec_buffer(int depth) {
+std::byte* Executor::exec_buffer(int depth) {
   const auto d = static_cast<std::size_t>(depth);
   auto& buffers = owner().stack_->exec_buffers;
   while (buffers.size() <= d) buffers.push_back(std::make_unique<std::byte[]>(owner().sched_.stride()));
   return buffers[d].get();
 }
 
-std::int64_t Dispatcher::trace_begin() {
+std::int64_t Executor::trace_begin() {
   const std::int64_t now = platform::now_ns();
   owner().trace_->queue(now, owner().queue_.deque_.size());
   return now;
 }
 
-void Dispatcher::execute(std::byte* slot) {
+void Executor::execute(std::byte* slot) {
   Worker& w = owner();
   const TaskHeader& h = *task::header(slot);
   if (h.fn_id == task::kContinuationFn) {  // a help loop met a stolen continuation
@@ -74,15 +74,15 @@ void Dispatcher::execute(std::byte* slot) {
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
-  (w.conts_ ? Worker::resumed()->dispatch_ : *this).end_task(child, saved, h, traced_from);
+  (w.conts_ ? Worker::resumed()->exec_ : *this).end_task(child, saved, h, traced_from);
 }
 
-void Dispatcher::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, std::int64_t traced_from) {
+void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, std::int64_t traced_from) {
   Worker& w = owner();
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
     if (w.conts_ && !child.fence && w.waits_by_suspending() && w.conts_->can_suspend()) {
       Worker& now = w.conts_->suspend_until_drained(child.join);
-      if (&now != &w) return now.dispatch_.end_task(child, saved, h, traced_from);
+      if (&now != &w) return now.exec_.end_task(child, saved, h, traced_from);
     }
     w.joins_.wait_frame(child);
   }
@@ -94,7 +94,7 @@ void Dispatcher::end_task(Frame& child, detail::FrameCore* saved, const TaskHead
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
   w.joins_.complete(h.completion.local<FinishScope>());
-  if (w.remote_ != nullptr && --poll_countdown_ <= 0) poll_remote();
+  if (w.remote_ != nullptr && --w.dispatch_.poll_countdown_ <= 0) w.dispatch_.poll_remote();
 }
 
 // A task of another rank: its completion scope, output and task handle live
@@ -102,7 +102,7 @@ void Dispatcher::end_task(Frame& child, detail::FrameCore* saved, const TaskHead
 // theirs) register here; its completion goes back only when they are done,
 // which keeps the origin's finish from draining early (distributor.hpp,
 // termination). Its output lands in a local buffer that travels back.
-void Dispatcher::execute_foreign(std::byte* slot) {
+void Executor::execute_foreign(std::byte* slot) {
   Worker& w = owner();
   const TaskHeader& h = *task::header(slot);
   const task::TaskInfo& entry = w.sched_.registry()[h.fn_id];  // validated when it arrived
@@ -125,7 +125,7 @@ void Dispatcher::execute_foreign(std::byte* slot) {
   } catch (...) {
     error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
   }
-  help_until([&] {
+  w.dispatch_.help_until([&] {
     if (child.fence) w.queue_.flush_fence(child);
     return child.joined_drained() && proxy.drained_for_owner();
   });
@@ -137,20 +137,11 @@ void Dispatcher::execute_foreign(std::byte* slot) {
   ++w.stats_.tasks_executed;
   const std::int64_t sending = platform::now_ns();
   w.remote_->send_completion(w, h, out.data(), out.size(), error);
-  comm_ns_ += platform::now_ns() - sending;
-  if (--poll_countdown_ <= 0) poll_remote();
+  w.dispatch_.comm_ns_ += platform::now_ns() - sending;
+  if (--w.dispatch_.poll_countdown_ <= 0) w.dispatch_.poll_remote();
 }
 
-void Dispatcher::poll_remote() {
-  poll_countdown_ = poll_interval_;
-  const std::int64_t start = platform::now_ns();
-  last_poll_ns_ = start;
-  if (!owner().remote_->region_active()) return;
-  owner().remote_->poll(owner());
-  comm_ns_ += platform::now_ns() - start;
-}
-
-void Dispatcher::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes,
+void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes,
                                 std::size_t size, std::string_view error) {
   if (size > 0 && !out.null()) std::memcpy(out.local<void>(), bytes, size);
   if (!error.empty())
@@ -158,8 +149,5 @@ void Dispatcher::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef 
   if (!sync.null()) owner().queue_.release_dependents(sync.local<detail::SyncNode>());
   owner().joins_.complete(completion.local<FinishScope>());
 }
-
-Dispatcher::Dispatcher(const Options& options)
-    : poll_interval_(options.poll_interval), poll_countdown_(options.poll_interval) {}
 
 }  // namespace heist::sched

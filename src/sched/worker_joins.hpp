@@ -41,6 +41,7 @@ class Joins {
   friend class Worker;
   friend class WorkerQueue;
   friend class Dispatcher;
+  friend class Executor;
   friend class ContinuationEngine;
 
   void complete(detail::FinishScope* scope) noexcept;

@@ -28,7 +28,7 @@ void Dispatcher::help_until(Done&& done) {
       if (!w.conts_->wait_pinned()) break;  // no fiber free: help here
     if (done()) return;
   }
-  std::byte* buffer = exec_buffer(w.help_depth_);
+  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
   ++w.help_depth_;
   platform::Backoff backoff(search_->backoff_limits(w.id_ == 0 || w.depth_ > 0, w.remote_ != nullptr));
   const bool may_steal = w.help_depth_ <= w.max_help_depth_ && search_->can_steal();
@@ -41,7 +41,7 @@ void Dispatcher::help_until(Done&& done) {
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
       searching_since = 0;
       searching_ = false;
-      execute(buffer);
+      w.exec_.execute(buffer);
       backoff.reset();
       continue;
     }

@@ -44,6 +44,7 @@ class WorkerQueue {
  private:
   friend class Worker;
   friend class Dispatcher;
+  friend class Executor;
   friend class Joins;
   friend class ContinuationEngine;
 

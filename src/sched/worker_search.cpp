@@ -1,4 +1,5 @@
-// Dispatcher (worker_dispatch.hpp), stealing: one step of the search driver (try_steal) — a claim on
+// Dispatcher (worker_dispatch.hpp): construction, the remote poll, and
+// stealing: one step of the search driver (try_steal) — a claim on
 // another worker's deque, a steal from another rank, or a request — with
 // its statistics. The help loop that calls it is in worker_loop.hpp.
 #include "sched/worker.hpp"
@@ -84,6 +85,18 @@ void Dispatcher::request_across() {
   level_ns_[l] += platform::now_ns() - start;
 }
 
+Dispatcher::Dispatcher(const Options& options)
+    : poll_interval_(options.poll_interval), poll_countdown_(options.poll_interval) {}
+
+void Dispatcher::poll_remote() {
+  poll_countdown_ = poll_interval_;
+  const std::int64_t start = platform::now_ns();
+  last_poll_ns_ = start;
+  if (!owner().remote_->region_active()) return;
+  owner().remote_->poll(owner());
+  comm_ns_ += platform::now_ns() - start;
+}
+
 void Dispatcher::set_places(const policy::Topology& topology, int place_base) {
   const Options& options = owner().sched_.options();
   search_ = std::make_unique<policy::SearchDriver>(options, topology,
@@ -97,7 +110,7 @@ void Dispatcher::run_overflow() {
   while (!overflow.empty()) {
     std::vector<std::byte> slot(overflow.end() - static_cast<std::ptrdiff_t>(stride), overflow.end());
     overflow.resize(overflow.size() - stride);
-    execute(slot.data());
+    owner().exec_.execute(slot.data());
   }
 }
 
@@ -105,10 +118,10 @@ void Dispatcher::run_overflow() {
 
 bool Dispatcher::execute_one() {
   Worker& w = owner();
-  std::byte* buffer = exec_buffer(w.help_depth_);
+  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
   ++w.help_depth_;
   const bool popped = w.queue_.deque_.pop(buffer);
-  if (popped) execute(buffer);
+  if (popped) w.exec_.execute(buffer);
   --w.help_depth_;
   return popped;
 }

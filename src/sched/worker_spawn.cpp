@@ -299,7 +299,7 @@ void WorkerQueue::push_copy(const std::byte* slot) {
     std::vector<std::byte> copy(owner().sched_.stride());
     std::memcpy(copy.data(), slot, bytes);
     ++owner().no_migrate_;  // our caller goes on with this worker
-    owner().dispatch_.execute(copy.data());
+    owner().exec_.execute(copy.data());
     --owner().no_migrate_;
     return;
   }
