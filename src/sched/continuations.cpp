@@ -40,7 +40,7 @@ ContinuationEngine::ContinuationEngine(Worker& worker, FiberPool& pool) noexcept
 
 void ContinuationEngine::attach_remote() noexcept {
   // Tasks another rank released for this process stay reserved for a
-  // while: look again at least twice within it (as Worker::help_until).
+  // while: look again at least twice within it (as Dispatcher::help_until).
   backoff_ = platform::Backoff(worker_.search_driver().backoff_limits(false, true));
 }
 
@@ -78,7 +78,7 @@ ContinuationEngine::Arrival ContinuationEngine::switch_to(ContinuationEngine& fr
   w.exchange_stack(left != nullptr ? left->state : from.native_state_);  // the stack left keeps its state
   w.exchange_stack(to != nullptr ? to->state : from.native_state_);      // the arriving one brings its own
   from.current_ = to;
-  w.grant(0);  // inline credits were granted to the stack left
+  w.queue_.grant(0);  // inline credits were granted to the stack left
   arrival.worker = &w;
   platform::Context& from_context = left != nullptr ? left->context : from.native_;
   platform::Context& to_context = to != nullptr ? to->context : from.native_;
@@ -102,8 +102,8 @@ ContinuationEngine::Next ContinuationEngine::arrive(const Arrival& a) {
     case Arrival::Then::publish_continuation:
       // The spawner's registers are saved (platform::switch_to stored them
       // before returning here): its continuation may now be stolen.
-      a.worker->deque_.end_push();
-      a.worker->deque_.release_all();
+      a.worker->queue_.deque_.end_push();
+      a.worker->queue_.deque_.release_all();
       break;
     case Arrival::Then::release: e.pool_.release(a.worker->id_, a.left); break;
     case Arrival::Then::park_waiter: return e.park_waiter(a.left, *a.scope);
@@ -121,7 +121,7 @@ void ContinuationEngine::fiber_main(void* message) {
   for (;;) {
     Next next = arrive(a);  // a waiter whose scope drained meanwhile: straight back to it
     if (!next.go) {
-      if (a.start_slot) a.worker->execute(self->slot.get());
+      if (a.start_slot) a.worker->exec_.execute(self->slot.get());
       next = run_loop(self);
     }
     Worker& w = *Worker::resumed();  // the assignment may have moved this fiber
@@ -170,7 +170,7 @@ void ContinuationEngine::expose(std::byte* slot) {
   Worker& w = worker_;
   Fiber* child = fresh_fiber(w.level);
   if (child == nullptr) {  // the last fiber went meanwhile: the child stays queued
-    w.deque_.end_push();
+    w.queue_.deque_.end_push();
     return;
   }
   std::memcpy(child->slot.get(), slot, task::used_bytes(slot));
@@ -221,14 +221,14 @@ void ContinuationEngine::wake(FinishScope& scope) {
 }
 
 void ContinuationEngine::make_runnable(Fiber* fiber) {
-  std::byte* slot = worker_.deque_.begin_push();
+  std::byte* slot = worker_.queue_.deque_.begin_push();
   if (slot == nullptr) {  // the deque is at its maximum
     ready_.push_back(fiber);
     return;
   }
   write_continuation(slot, fiber, -1);
-  worker_.deque_.end_push();
-  worker_.deque_.release_all();  // any idle worker may resume it
+  worker_.queue_.deque_.end_push();
+  worker_.queue_.deque_.release_all();  // any idle worker may resume it
 }
 
 // ---------------------------------------------------------------- pinned waits
@@ -277,14 +277,14 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   Worker& w = worker_;
   std::byte* buffer = self->slot.get();
   const auto found_work = [&] {
-    if (searching_since_ != 0) w.search_ns_ += platform::now_ns() - searching_since_;
+    if (searching_since_ != 0) w.dispatch_.search_ns_ += platform::now_ns() - searching_since_;
     searching_since_ = 0;
-    w.searching_ = false;
+    w.dispatch_.searching_ = false;
     backoff_.reset();
   };
   const auto run = [&]() -> Next {
     if (task::header(buffer)->fn_id != task::kContinuationFn) {
-      w.execute(buffer);
+      w.exec_.execute(buffer);
       return {};
     }
     int exposer = -1;
@@ -298,37 +298,37 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     found_work();
     return go_to(f);
   }
-  if (w.deque_.pop(buffer)) {
+  if (w.queue_.deque_.pop(buffer)) {
     found_work();
     return run();
   }
-  if (!w.overflow_.empty()) {  // stolen while the deque was at its maximum
+  if (!w.queue_.overflow_.empty()) {  // stolen while the deque was at its maximum
     const std::size_t stride = w.sched_.stride();
-    std::memcpy(buffer, w.overflow_.data() + (w.overflow_.size() - stride), stride);
-    w.overflow_.resize(w.overflow_.size() - stride);
+    std::memcpy(buffer, w.queue_.overflow_.data() + (w.queue_.overflow_.size() - stride), stride);
+    w.queue_.overflow_.resize(w.queue_.overflow_.size() - stride);
     found_work();
     return run();
   }
   const std::int64_t attempt = platform::now_ns();
   if (searching_since_ == 0) searching_since_ = attempt;
-  w.searching_ = true;
-  // As Worker::help_until: a steal through the victim policy (inside the
+  w.dispatch_.searching_ = true;
+  // As Dispatcher::help_until: a steal through the victim policy (inside the
   // process or, in a distributed region, from another one) ...
-  if (w.may_steal() && w.try_steal() > 0) {  // the stolen slots are in our deque now
-    w.steal_ns_ += platform::now_ns() - attempt;
-    w.search_ns_ += attempt - searching_since_;
+  if (w.dispatch_.may_steal() && w.dispatch_.try_steal() > 0) {  // the stolen slots are in our deque now
+    w.dispatch_.steal_ns_ += platform::now_ns() - attempt;
+    w.dispatch_.search_ns_ += attempt - searching_since_;
     searching_since_ = 0;
     backoff_.reset();
     return {};
   }
   // ... and after a round of failed attempts, completions and deliveries
   // from other processes, and what was released but nobody took.
-  if (w.remote_ != nullptr && w.search_->failed(w.remote_->region_active())) {
+  if (w.remote_ != nullptr && w.dispatch_.search_->failed(w.remote_->region_active())) {
     w.remote_->poll(w);
     const std::int64_t reclaim_start = platform::now_ns();
-    if (w.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {
-      w.steal_ns_ += platform::now_ns() - reclaim_start;
-      w.search_ns_ += reclaim_start - searching_since_;
+    if (w.queue_.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {
+      w.dispatch_.steal_ns_ += platform::now_ns() - reclaim_start;
+      w.dispatch_.search_ns_ += reclaim_start - searching_since_;
       searching_since_ = 0;
       backoff_.reset();
       return {};

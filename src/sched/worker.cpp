@@ -1,9 +1,9 @@
 // Worker: construction, binding to a thread, the running stack's state,
-// finish-scope counters, the worker threads' park/run loop, trace and
-// statistics. The rest of Worker lives by responsibility in
-// worker_spawn.cpp (spawning), worker_execute.cpp (running tasks, tasks of
-// other processes), worker_search.cpp and worker_loop.hpp (stealing, the
-// help loop) and worker_wait.cpp (waits, finish, fences, regions).
+// the worker threads' park/run loop, trace and statistics. Its parts live
+// in worker_spawn.cpp (WorkerQueue: spawning, the rma/ hooks),
+// worker_execute.cpp, worker_search.cpp and worker_loop.hpp (Dispatcher:
+// running tasks, stealing, the help loop) and worker_wait.cpp (Joins:
+// counters, waits, finish, fences, regions).
 #include "sched/worker.hpp"
 
 #include <algorithm>
@@ -31,17 +31,13 @@ using task::TaskHeader;
 Worker::Worker(Scheduler& scheduler, int id)
     : sched_(scheduler),
       id_(id),
-      poll_interval_(scheduler.options().poll_interval),
-      poll_countdown_(scheduler.options().poll_interval),
-      deque_(scheduler.stride(), scheduler.options().deque_initial_tasks, scheduler.options().deque_max_tasks),
-      spawn_(scheduler.options()),
-      input_capacity_(scheduler.options().task_input_bytes),
+      queue_(scheduler.options(), scheduler.stride()),
+      dispatch_(scheduler.options()),
+      joins_(id),
       max_help_depth_(scheduler.options().max_help_depth),
-      root_frame_(id, nullptr, &root_scope_, 0),
       ctx_(id),
       run_policy_(scheduler.options().policy) {
-  root_scope_.owner = id;
-  set_frame(&root_frame_);
+  set_frame(&joins_.root_frame_);
   if (FiberPool* pool = scheduler.fiber_pool()) conts_ = std::make_unique<ContinuationEngine>(*this, *pool);
 }
 
@@ -50,11 +46,6 @@ void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
   rank_ = rank;
   stats_.rank = rank;
   if (conts_ && remote_ != nullptr) conts_->attach_remote();
-}
-
-void Worker::set_places(const policy::Topology& topology, int place_base) {
-  search_ = std::make_unique<policy::SearchDriver>(sched_.options(), topology,
-                                                   policy::SearchSetup{place_base + id_, place_base, sched_.options().workers});
 }
 
 void Worker::bind() noexcept {
@@ -86,24 +77,14 @@ void Worker::exchange_stack(StackState& s) noexcept {
 }
 void Worker::unbind() noexcept { detail::tls_worker = nullptr; }
 
-// ---------------------------------------------------------------- counters
-
-void Worker::enroll(FinishScope* scope) noexcept {
-  if (scope->owner == ctx_) ++scope->local;
-  // relaxed: the task is published to its executor through the deque
-  // (release/acquire), so this increment precedes its decrement.
-  else scope->remote.fetch_add(1, std::memory_order_relaxed);
+SpawnPolicy Worker::policy_here() const noexcept {
+  const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
+  return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
 }
 
-void Worker::complete(FinishScope* scope) noexcept {
-  if (scope->owner == ctx_) {
-    --scope->local;
-    return;
-  }
-  // release: the task's outputs happen before the owner's acquire sees 0.
-  // acquire: the last completion of a scope with a suspended owner reads
-  // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp).
-  if (scope->remote.fetch_sub(1, std::memory_order_acq_rel) == FinishScope::kWaiting + 1) conts_->wake(*scope);
+bool Worker::waits_by_suspending() const noexcept {
+  const SpawnPolicy p = policy_here();
+  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first());
 }
 
 // ---------------------------------------------------------------- worker threads
@@ -128,7 +109,7 @@ void Worker::run_until_stopped() {
     park();
     if (sched_.stopping()) break;
     const std::int64_t since = platform::now_ns();
-    help_until([this] { return !sched_.active() || sched_.stopping(); });
+    dispatch_.help_until([this] { return !sched_.active() || sched_.stopping(); });
     active_ns_ += platform::now_ns() - since;
   }
   unbind();
@@ -136,43 +117,37 @@ void Worker::run_until_stopped() {
 
 // ---------------------------------------------------------------- trace (--trace)
 
-std::int64_t Worker::trace_begin() {
-  const std::int64_t now = platform::now_ns();
-  trace_->queue(now, deque_.size());
-  return now;
-}
-
 void Worker::trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken) {
   const std::int64_t now = platform::now_ns();
   trace_->steal(from_ns, now, victim_rank, victim_track, taken);
-  trace_->queue(now, deque_.size() + overflow_.size() / sched_.stride());
+  trace_->queue(now, queue_.deque_.size() + queue_.overflow_.size() / sched_.stride());
 }
 
 // ---------------------------------------------------------------- statistics
 
 WorkerStats Worker::stats() const {
   WorkerStats s = stats_;
-  s.tasks_inlined = slow_inlined_ + fast_inlined();
-  s.tasks_created = deferred_ + s.tasks_inlined;
+  s.tasks_inlined = queue_.slow_inlined_ + queue_.fast_inlined();
+  s.tasks_created = queue_.deferred_ + s.tasks_inlined;
   s.tasks_executed = stats_.tasks_executed + s.tasks_inlined;
-  s.releases = deque_.releases();
-  s.acquires = deque_.acquires();
+  s.releases = queue_.deque_.releases();
+  s.acquires = queue_.deque_.acquires();
   s.time_active_s = platform::ns_to_s(active_ns_);
-  s.time_search_s = platform::ns_to_s(search_ns_);
-  s.time_steal_s = platform::ns_to_s(steal_ns_);
-  s.time_comm_s = platform::ns_to_s(comm_ns_);
+  s.time_search_s = platform::ns_to_s(dispatch_.search_ns_);
+  s.time_steal_s = platform::ns_to_s(dispatch_.steal_ns_);
+  s.time_comm_s = platform::ns_to_s(dispatch_.comm_ns_);
   s.time_work_s = std::max(0.0, s.time_active_s - s.time_search_s - s.time_steal_s - s.time_comm_s);
-  for (int l = 0; l < policy::kLevels; ++l) s.levels[l].time_s = platform::ns_to_s(level_ns_[l]);
+  for (int l = 0; l < policy::kLevels; ++l) s.levels[l].time_s = platform::ns_to_s(dispatch_.level_ns_[l]);
   return s;
 }
 
 void Worker::reset_stats() noexcept {
   stats_ = WorkerStats{};
-  deferred_ = slow_inlined_ = fast_inlined_ = 0;
-  granted_ = -room;  // nothing spent yet of what remains
-  active_ns_ = search_ns_ = steal_ns_ = comm_ns_ = 0;
-  for (std::int64_t& ns : level_ns_) ns = 0;
-  deque_.reset_counters();
+  queue_.deferred_ = queue_.slow_inlined_ = queue_.fast_inlined_ = 0;
+  queue_.granted_ = -room;  // nothing spent yet of what remains
+  active_ns_ = dispatch_.search_ns_ = dispatch_.steal_ns_ = dispatch_.comm_ns_ = 0;
+  for (std::int64_t& ns : dispatch_.level_ns_) ns = 0;
+  queue_.deque_.reset_counters();
 }
 
 }  // namespace heist::sched

@@ -16,9 +16,27 @@
 // another. What describes the running stack (StackState) travels with it,
 // and member code that runs after a task body or a wait that may have moved
 // the stack continues on Worker::resumed(), never on `this`.
+//
+// The parts (oneTBB's thread_data / arena_slot / task_dispatcher split):
+// Worker is the thread's record — its identity, the running stack's state
+// (StackState), the continuation engine, statistics — and holds three parts
+// by value; each reaches it through owner() (a fixed offset from the part):
+//   WorkerQueue (worker_queue.hpp): the owner side of the SplitDeque, the
+//     spawn path (SpawnDriver, inline credits), inline frames, dependencies.
+//   Dispatcher (worker_dispatch.hpp): the help loop and the search
+//     (SearchDriver, back-off, RemoteWork polls).
+//   Executor (worker_executor.hpp): running a task (frame, body, exception,
+//     implicit wait, completion), tasks of other processes.
+//   Joins (worker_joins.hpp): finish-scope counters, waits, finish, fences,
+//     regions.
+// What thieves write (work_wanted) stays on WorkerCore's second cache line.
+// The migration rule holds in every part: a part's owner() is the worker
+// the call started on; code after a task body or a wait that may
+// have moved the stack goes on through Worker::resumed() and its part, as
+// Executor::execute does; code after an expose does nothing.
 #pragma once
 
-#include <cstddef>
+#include <cstddef>  // offsetof
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -36,6 +54,10 @@
 #include "sched/remote_work.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
+#include "sched/worker_dispatch.hpp"
+#include "sched/worker_executor.hpp"
+#include "sched/worker_joins.hpp"
+#include "sched/worker_queue.hpp"
 #include "task/task_slot.hpp"
 #include "trace/worker_trace.hpp"
 
@@ -67,22 +89,27 @@ class Worker : public detail::WorkerCore {
   // exception is left for the caller to rethrow after the ranks met.
   // With `pool`, the spawns body() makes itself are all queued: they are the
   // task pool every worker and rank draws from (Runtime::pool).
-  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
+  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool) { joins_.run_region(body, ctx, seed, pool); }
 
   // ---- for rma/ (RemoteWork implementations) ----
-  std::size_t queued() const noexcept { return deque_.size(); }
+  std::size_t queued() const noexcept { return queue_.deque_.size(); }
   // Moves up to `max` of the oldest queued tasks that may leave the process
   // (registered, not local-only, output <= max_output) to `out`, stride bytes
   // each; returns how many.
-  std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output);
-  void accept_stolen(const std::byte* slot);  // a task from another process (or back from the window)
+  std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output) {
+    return queue_.take_oldest(max, out, max_output);
+  }
+  // A task from another process (or back from the window).
+  void accept_stolen(const std::byte* slot) { queue_.accept_stolen(slot); }
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
-                      std::size_t size, std::string_view error);
+                      std::size_t size, std::string_view error) {
+    exec_.finish_foreign(completion, sync, out, bytes, size, error);
+  }
   // Another rank found this process's public queue empty: queue the next
   // spawn and release it at once (end_queue polls right after queueing it).
   void want_work() noexcept {
-    remote_asked_ = true;
+    queue_.remote_asked_ = true;
     work_wanted.store(true, std::memory_order_relaxed);
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
@@ -97,35 +124,42 @@ class Worker : public detail::WorkerCore {
   void trace_steal(std::int64_t from_ns, int victim_rank, int victim_track, std::uint32_t taken);
 
   // Owner thread: the worker is looking for work (its load is its queue alone).
-  bool searching() const noexcept { return searching_; }
+  bool searching() const noexcept { return dispatch_.searching_; }
 
   // The machine this worker steals in, and its place there: its search
   // driver (victim policy Options::victim, chunks) is made for it. Before
   // the first region.
-  void set_places(const policy::Topology& topology, int place_base);
+  void set_places(const policy::Topology& topology, int place_base) { dispatch_.set_places(topology, place_base); }
   // The drivers that make this worker's scheduling decisions (tests attach
   // a DecisionLog to them; nothing else may touch them while a region runs).
-  policy::SpawnDriver& spawn_driver() noexcept { return spawn_; }
-  policy::SearchDriver& search_driver() noexcept { return *search_; }
+  policy::SpawnDriver& spawn_driver() noexcept { return queue_.spawn_; }
+  policy::SearchDriver& search_driver() noexcept { return *dispatch_.search_; }
 
-  // ---- spawning (slow paths of the inline templates) ----
-  void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
-  void spawn_closure(const detail::ClosureOps& ops, void* object);
+  // ---- spawning (slow paths of the inline templates; WorkerQueue) ----
+  void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join) {
+    queue_.spawn_registered(fn, in, in_size, out, join);  // may return on another worker: nothing after it
+  }
+  void spawn_closure(const detail::ClosureOps& ops, void* object) {
+    queue_.spawn_closure(ops, object);  // may return on another worker: nothing after it
+  }
   detail::SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
-                                      detail::SyncNode* const* after, std::size_t n_after);
+                                      detail::SyncNode* const* after, std::size_t n_after) {
+    return queue_.spawn_with_handle(fn, in, in_size, out, after, n_after);
+  }
+  void close_inline_frame() noexcept { queue_.close_inline_frame(); }
 
-  // ---- joining ----
-  void wait_current();  // wait() of the running task
-  void wait_root();     // worker 0 at top level: every task of the root context, escaping ones included
-  void fence_current();
-  detail::FrameCore* finish_begin(int policy = -1);
-  void finish_end(detail::FrameCore* finish);
-  void wait_sync(detail::SyncNode* node);
+  // ---- joining (Joins) ----
+  void wait_current() { joins_.wait_current(); }  // wait() of the running task
+  void wait_root() { joins_.wait_root(); }  // worker 0 at top level: every task of the root context, escaping ones included
+  void fence_current() { joins_.fence_current(); }
+  detail::FrameCore* finish_begin(int policy = -1) { return joins_.finish_begin(policy); }
+  void finish_end(detail::FrameCore* finish) { joins_.finish_end(finish); }
+  void wait_sync(detail::SyncNode* node) { joins_.wait_sync(node); }
 
-  // ---- C API single steps ----
-  bool execute_one();           // run one task of this worker's deque
-  std::uint32_t steal_once();   // one steal attempt; tasks taken
-  bool root_empty() noexcept;   // no task in the root context (worker 0)
+  // ---- C API single steps (Dispatcher) ----
+  bool execute_one() { return dispatch_.execute_one(); }          // run one task of this worker's deque
+  std::uint32_t steal_once() { return dispatch_.steal_once(); }   // one steal attempt; tasks taken
+  bool root_empty() noexcept { return joins_.root_empty(); }      // no task in the root context (worker 0)
 
   // ---- worker threads ----
   void run_until_stopped();  // body of workers 1..N-1
@@ -140,76 +174,34 @@ class Worker : public detail::WorkerCore {
 
  private:
   friend class ContinuationEngine;
-  template <class Done>
-  void help_until(Done&& done);
-  void wait_frame(Frame& frame);
-  void execute(std::byte* slot);
-  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
-  policy::SpawnAction decide_spawn();
-  std::int64_t inline_budget() const noexcept;
-  [[noreturn]] void stack_exhausted() const;
+  friend class WorkerQueue;
+  friend class Dispatcher;
+  friend class Executor;
+  friend class Joins;
   SpawnPolicy policy_here() const noexcept;
-  void execute_foreign(std::byte* slot);
-  void poll_remote();
-  std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
-  void complete(detail::FinishScope* scope) noexcept;
-  void enroll(detail::FinishScope* scope) noexcept;
-  void grant(std::int64_t credits) noexcept;
-  std::uint64_t fast_inlined() const noexcept { return fast_inlined_ + static_cast<std::uint64_t>(granted_ + room); }
-  void check_task(std::uint32_t fn, std::size_t in_size) const;
-  void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
-  void push_copy(const std::byte* slot);
-  void flush_fence(Frame& frame);
-  void enter_region() noexcept;
-  void leave_region();
-  void release_dependents(detail::SyncNode* node);
-  std::uint32_t try_steal();
-  std::uint32_t steal_local(int victim, policy::Level level);
-  bool may_steal() const noexcept { return search_->can_steal(); }
-  bool remote_region() const noexcept { return remote_ != nullptr && remote_->region_active(); }
-  void request_across();
-  void run_overflow();
-  template <class Call>
-  void run_inline(Call&& call);
-  Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
- public:
-  void close_inline_frame() noexcept;
- private:
-  std::byte* exec_buffer(int depth);
   void set_frame(detail::FrameCore* f) noexcept {
     frame = f;
     frame_level = f->level;
   }
   void park();
-  std::int64_t trace_begin();  // a traced task starts now: sample the queue
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }
+  bool remote_region() const noexcept { return remote_ != nullptr && remote_->region_active(); }
 
   Scheduler& sched_;
   const int id_;
   std::uint32_t rank_ = 0;           // this process's rank (GlobalRefs name it)
   RemoteWork* remote_ = nullptr;     // tasks may move between processes (null: one process)
-  int poll_interval_;
-  int poll_countdown_;
-  bool remote_asked_ = false;        // owner-only: set by want_work() (called on this worker's thread)
-  // Between processes a thief of another rank cannot raise work_wanted: it is
-  // heard only when this worker polls, which inline spawns never do; the
-  // spawn driver says when the slow path polls, and paces inline credits.
-  std::int64_t last_poll_ns_ = 0;
-  bool queue_seeds_ = false;          // Runtime::pool's seed body runs: its own spawns are all queued
-  SplitDeque deque_;
-  bool searching_ = false;
-  policy::SpawnDriver spawn_;                      // queue / inline / expose, credits
-  std::unique_ptr<policy::SearchDriver> search_;   // victims, chunks, poll rounds, back-off (set_places)
-  std::size_t input_capacity_;
-  bool publish_next_ = false;  // the task being queued is for thieves: release it at once
+  // The parts (see the header comment): owner-side queue and spawn path,
+  // dispatch/help loop with search, task execution, waits/finish/fences.
+  WorkerQueue queue_;
+  Dispatcher dispatch_;
+  Executor exec_;
+  Joins joins_;
   int max_help_depth_;
   int help_depth_ = 0;   // nested help loops on this stack
   int depth_ = 0;        // queued tasks running on this stack (bounded: they hold a queue slot)
-  Frame root_frame_;
-  detail::FinishScope root_scope_;
   StackContainers native_containers_;            // finish scopes, inline frames, exec buffers of the thread's stack
   StackContainers* stack_ = &native_containers_;  // ... of the running stack
-  std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
   std::atomic<bool> parked_{false};
   trace::WorkerTrace* trace_ = nullptr;
   // The rest of the running stack's state (StackState; with the fields of
@@ -225,14 +217,29 @@ class Worker : public detail::WorkerCore {
 
   // Statistics (owner-written; read by the scheduler when the worker is parked).
   WorkerStats stats_;
-  std::uint64_t deferred_ = 0;       // tasks queued
-  std::uint64_t slow_inlined_ = 0;   // inlined by the slow path
-  std::uint64_t fast_inlined_ = 0;   // inlined by the fast path, up to the last grant
-  std::int64_t granted_ = 0;         // credits of the last grant (see grant())
   std::int64_t active_since_ns_ = 0;
-  std::int64_t active_ns_ = 0, search_ns_ = 0, steal_ns_ = 0;
-  std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
-  std::int64_t comm_ns_ = 0;  // polls between tasks and completions sent (WorkerStats::time_comm_s)
+  std::int64_t active_ns_ = 0;
 };
+
+// The parts' way back to their worker: each is a member of Worker at a fixed
+// offset. offsetof on a class that is not standard-layout is conditionally
+// supported; GCC and Clang support it for classes without virtual bases,
+// which Worker (and WorkerCore) stays.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+#define HEIST_WORKER_PART(Part, member)                                                          \
+  inline Worker& Part::owner() noexcept {                                                        \
+    return *reinterpret_cast<Worker*>(reinterpret_cast<char*>(this) - offsetof(Worker, member)); \
+  }                                                                                              \
+  inline const Worker& Part::owner() const noexcept {                                            \
+    return *reinterpret_cast<const Worker*>(reinterpret_cast<const char*>(this) -                \
+                                            offsetof(Worker, member));                            \
+  }
+HEIST_WORKER_PART(WorkerQueue, queue_)
+HEIST_WORKER_PART(Dispatcher, dispatch_)
+HEIST_WORKER_PART(Executor, exec_)
+HEIST_WORKER_PART(Joins, joins_)
+#undef HEIST_WORKER_PART
+#pragma GCC diagnostic pop
 
 }  // namespace heist::sched

@@ -1,9 +1,9 @@
-// Worker::help_until, the dispatch/help loop every wait and every worker
+// Dispatcher::help_until, the dispatch/help loop every wait and every worker
 // thread runs: pop this worker's own tasks; when there are none, take one
 // step of the search driver (worker_search.cpp); after a round of failed
 // steps between processes, poll and take back the process's unclaimed
 // offer; else back off (platform::Backoff with the driver's limits).
-// Private to the worker_*.cpp files.
+// Private to the worker_*.cpp files and continuations.cpp.
 #pragma once
 
 #include <algorithm>
@@ -16,33 +16,32 @@
 
 namespace heist::sched {
 
-// Closure payload: the ClosureOps pointer, then the object 16-aligned.
-inline constexpr std::size_t kClosureObject = 16;
-
 template <class Done>
-void Worker::help_until(Done&& done) {
+void Dispatcher::help_until(Done&& done) {
   if (done()) return;
-  if (at_top_level()) enter_region();
+  Worker& w = owner();
+  if (w.at_top_level()) w.joins_.enter_region();
   // With continuations, a thread's own stack runs no task: it lets a
   // scheduler loop on a fiber use the worker until that loop resumes it.
-  if (conts_ && native_) {
+  if (w.conts_ && w.native_) {
     while (!done())
-      if (!conts_->wait_pinned()) break;  // no fiber free: help here
+      if (!w.conts_->wait_pinned()) break;  // no fiber free: help here
     if (done()) return;
   }
-  std::byte* buffer = exec_buffer(help_depth_);
-  ++help_depth_;
-  platform::Backoff backoff(search_->backoff_limits(id_ == 0 || depth_ > 0, remote_ != nullptr));
-  const bool may_steal = help_depth_ <= max_help_depth_ && search_->can_steal();
-  const bool may_poll_remote = help_depth_ <= max_help_depth_ && remote_ != nullptr;
+  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
+  ++w.help_depth_;
+  platform::Backoff backoff(search_->backoff_limits(w.id_ == 0 || w.depth_ > 0, w.remote_ != nullptr));
+  const bool may_steal = w.help_depth_ <= w.max_help_depth_ && search_->can_steal();
+  const bool may_poll_remote = w.help_depth_ <= w.max_help_depth_ && w.remote_ != nullptr;
   const bool was_searching = searching_;
   std::int64_t searching_since = 0;
+  SplitDeque& deque = w.queue_.deque_;
   while (!done()) {
-    if (deque_.pop(buffer)) {
+    if (deque.pop(buffer)) {
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
       searching_since = 0;
       searching_ = false;
-      execute(buffer);
+      w.exec_.execute(buffer);
       backoff.reset();
       continue;
     }
@@ -60,10 +59,10 @@ void Worker::help_until(Done&& done) {
     }
     // After a round of failed attempts: apply completions and deliveries
     // (they may end the wait), release, take back what nobody took.
-    if (may_poll_remote && search_->failed(remote_->region_active())) {
-      remote_->poll(*this);
+    if (may_poll_remote && search_->failed(w.remote_->region_active())) {
+      w.remote_->poll(w);
       const std::int64_t reclaim_start = platform::now_ns();
-      if (deque_.size() > 0 || remote_->reclaim(*this) > 0) {
+      if (deque.size() > 0 || w.remote_->reclaim(w) > 0) {
         run_overflow();
         steal_ns_ += platform::now_ns() - reclaim_start;
         search_ns_ += reclaim_start - searching_since;
@@ -76,11 +75,11 @@ void Worker::help_until(Done&& done) {
     // A context parked pinned on this worker (a help loop that met a
     // stolen continuation, or the native stack) may hold what this wait
     // needs; only this worker can resume it, so take turns.
-    if (conts_ != nullptr) conts_->yield_to_pinned();
+    if (w.conts_ != nullptr) w.conts_->yield_to_pinned();
   }
   if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
   searching_ = was_searching;
-  --help_depth_;
+  --w.help_depth_;
 }
 
 }  // namespace heist::sched

@@ -1,4 +1,5 @@
-// Worker, stealing: one step of the search driver (try_steal) — a claim on
+// Dispatcher (worker_dispatch.hpp): construction, the remote poll, and
+// stealing: one step of the search driver (try_steal) — a claim on
 // another worker's deque, a steal from another rank, or a request — with
 // its statistics. The help loop that calls it is in worker_loop.hpp.
 #include "sched/worker.hpp"
@@ -21,8 +22,9 @@ using detail::FinishScope;
 using task::GlobalRef;
 using task::TaskHeader;
 
-std::uint32_t Worker::try_steal() {
-  const policy::SearchStep step = search_->next(remote_region());
+std::uint32_t Dispatcher::try_steal() {
+  Worker& w = owner();
+  const policy::SearchStep step = search_->next(w.remote_region());
   using Kind = policy::SearchStep::Kind;
   if (step.kind == Kind::none) return 0;
   if (step.kind == Kind::request) {
@@ -35,13 +37,13 @@ std::uint32_t Worker::try_steal() {
   if (step.kind == Kind::steal_here) {
     taken = steal_local(step.target, c.level);
   } else {
-    const StealOutcome outcome = remote_->steal(*this, step.target, c.level);
+    const StealOutcome outcome = w.remote_->steal(w, step.target, c.level);
     if (!outcome.attempted) return 0;  // another worker of this process is stealing remotely
     taken = outcome.tasks;
   }
   search_->on_result(step, taken);
   const int l = policy::index(c.level);
-  LevelStealStats& at = stats_.levels[l];
+  LevelStealStats& at = w.stats_.levels[l];
   ++at.attempts;
   if (taken > 0) {
     ++at.successes;
@@ -53,31 +55,83 @@ std::uint32_t Worker::try_steal() {
   return taken;
 }
 
-std::uint32_t Worker::steal_local(int victim, policy::Level level) {
-  ++stats_.steal_attempts;
-  Worker& target = sched_.worker(victim);
-  const std::int64_t traced_from = trace_ ? platform::now_ns() : 0;
-  const std::uint32_t taken = target.deque_.steal_into(deque_, *search_, overflow_, level);
+std::uint32_t Dispatcher::steal_local(int victim, policy::Level level) {
+  Worker& w = owner();
+  WorkerStats& stats = w.stats_;
+  ++stats.steal_attempts;
+  Worker& target = w.sched_.worker(victim);
+  const std::int64_t traced_from = w.trace_ ? platform::now_ns() : 0;
+  SplitDeque& victim_deque = target.queue_.deque_;
+  const std::uint32_t taken = victim_deque.steal_into(w.queue_.deque_, *search_, w.queue_.overflow_, level);
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
   // work is ready by the time a thief comes back.
-  if (target.deque_.public_size() == 0 && !target.work_wanted.load(std::memory_order_relaxed))
+  if (victim_deque.public_size() == 0 && !target.work_wanted.load(std::memory_order_relaxed))
     target.work_wanted.store(true, std::memory_order_relaxed);
   if (taken == 0) {
-    ++stats_.failed_steals;
+    ++stats.failed_steals;
     return 0;
   }
-  ++stats_.steals;
-  stats_.tasks_stolen += taken;
-  if (trace_) [[unlikely]] trace_steal(traced_from, static_cast<int>(rank_), victim, taken);
+  ++stats.steals;
+  stats.tasks_stolen += taken;
+  if (w.trace_) [[unlikely]] w.trace_steal(traced_from, static_cast<int>(w.rank_), victim, taken);
   return taken;
 }
 
-void Worker::request_across() {
+void Dispatcher::request_across() {
   const std::int64_t start = platform::now_ns();
   const int l = policy::index(policy::Level::machine);
-  if (remote_->request(*this, *search_)) ++stats_.levels[l].attempts;
+  if (owner().remote_->request(owner(), *search_)) ++owner().stats_.levels[l].attempts;
   level_ns_[l] += platform::now_ns() - start;
+}
+
+Dispatcher::Dispatcher(const Options& options)
+    : poll_interval_(options.poll_interval), poll_countdown_(options.poll_interval) {}
+
+void Dispatcher::poll_remote() {
+  poll_countdown_ = poll_interval_;
+  const std::int64_t start = platform::now_ns();
+  last_poll_ns_ = start;
+  if (!owner().remote_->region_active()) return;
+  owner().remote_->poll(owner());
+  comm_ns_ += platform::now_ns() - start;
+}
+
+void Dispatcher::set_places(const policy::Topology& topology, int place_base) {
+  const Options& options = owner().sched_.options();
+  search_ = std::make_unique<policy::SearchDriver>(options, topology,
+                                                   policy::SearchSetup{place_base + owner().id_, place_base, options.workers});
+}
+
+void Dispatcher::run_overflow() {
+  // Tasks stolen while this worker's deque was at its maximum: run them now.
+  std::vector<std::byte>& overflow = owner().queue_.overflow_;
+  const std::size_t stride = owner().sched_.stride();
+  while (!overflow.empty()) {
+    std::vector<std::byte> slot(overflow.end() - static_cast<std::ptrdiff_t>(stride), overflow.end());
+    overflow.resize(overflow.size() - stride);
+    owner().exec_.execute(slot.data());
+  }
+}
+
+// ---------------------------------------------------------------- C API steps
+
+bool Dispatcher::execute_one() {
+  Worker& w = owner();
+  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
+  ++w.help_depth_;
+  const bool popped = w.queue_.deque_.pop(buffer);
+  if (popped) w.exec_.execute(buffer);
+  --w.help_depth_;
+  return popped;
+}
+
+std::uint32_t Dispatcher::steal_once() {
+  if (owner().sched_.size() == 1) return 0;
+  if (owner().at_top_level()) owner().joins_.enter_region();
+  const std::uint32_t taken = try_steal();
+  run_overflow();
+  return taken;
 }
 
 }  // namespace heist::sched

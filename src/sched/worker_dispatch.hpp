@@ -1,0 +1,80 @@
+// Dispatcher: a worker's dispatch/help loop and what it runs (oneTBB's
+// task_dispatcher). help_until pops this worker's own tasks and executes
+// them; when there are none it takes one step of the search driver
+// (try_steal: a claim on another worker's deque, a steal from another rank,
+// or a request); after a round of failed steps between processes it polls
+// RemoteWork and takes back the process's unclaimed offer; else it backs
+// off; the tasks it finds run through Executor (worker_executor.hpp). It
+// keeps the search and communication statistics. A part of Worker (worker.hpp); owner() is the worker it belongs to. Owner thread only.
+//
+// Migration (worker.hpp): a task body may end on another worker (see
+// Executor), but a help loop itself is
+// pinned to its worker (ContinuationEngine::wait_pinned/yield_to_pinned):
+// help_until returns on the worker it started on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "heist/detail/abi.hpp"
+#include "heist/options.hpp"
+#include "policy/search_driver.hpp"
+#include "sched/frame.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::sched {
+
+class Worker;
+
+// Closure payload: the ClosureOps pointer, then the object 16-aligned.
+inline constexpr std::size_t kClosureObject = 16;
+
+class Dispatcher {
+ public:
+  explicit Dispatcher(const Options& options);
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  void set_places(const policy::Topology& topology, int place_base);
+  // Pops, executes and searches until done() holds (worker_loop.hpp).
+  template <class Done>
+  void help_until(Done&& done);
+  bool execute_one();          // C API: run one task of this worker's deque
+  std::uint32_t steal_once();  // C API: one steal attempt; tasks taken
+
+ private:
+  friend class Worker;
+  friend class WorkerQueue;
+  friend class Joins;
+  friend class Executor;
+  friend class ContinuationEngine;
+
+  void poll_remote();
+  void run_overflow();
+  std::uint32_t try_steal();
+  std::uint32_t steal_local(int victim, policy::Level level);
+  void request_across();
+  bool may_steal() const noexcept { return search_->can_steal(); }
+
+  // The worker this part is a member of: computed from `this` (a fixed
+  // offset, no load), so reaching it costs the spawn path nothing.
+  Worker& owner() noexcept;
+  const Worker& owner() const noexcept;
+  std::unique_ptr<policy::SearchDriver> search_;  // victims, chunks, poll rounds, back-off (set_places)
+  bool searching_ = false;
+  int poll_interval_;
+  int poll_countdown_;
+  // Between processes a thief of another rank cannot raise work_wanted: it is
+  // heard only when this worker polls, which inline spawns never do; the
+  // spawn driver says when the slow path polls, and paces inline credits.
+  std::int64_t last_poll_ns_ = 0;
+  // Statistics (WorkerStats::time_*).
+  std::int64_t search_ns_ = 0, steal_ns_ = 0;
+  std::int64_t level_ns_[policy::kLevels] = {};  // steal attempts by level
+  std::int64_t comm_ns_ = 0;  // polls between tasks and completions sent (WorkerStats::time_comm_s)
+};
+
+}  // namespace heist::sched

@@ -1,0 +1,50 @@
+// Executor: what runs a task on a worker — its frame, its body, its
+// exception (Scheduler::record_exception), its implicit wait, its completion
+// and dependents, its statistics; tasks of other processes (execute_foreign)
+// and the completions of this process's tasks that ran elsewhere
+// (finish_foreign). A part of Worker (worker.hpp); owner() is the worker it
+// belongs to. Owner thread only. It has no state of its own: a task's state
+// is the running stack's (Worker, StackState).
+//
+// Migration (worker.hpp): a task body may end on another worker (a thief
+// resumed its continuation), so execute() ends the task through
+// Worker::resumed()->exec_, never through `this`; end_task() that suspends
+// goes on with the worker the suspension returned on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "heist/detail/abi.hpp"
+#include "sched/frame.hpp"
+#include "task/task_slot.hpp"
+
+namespace heist::sched {
+
+class Worker;
+
+class Executor {
+ public:
+  Executor() = default;
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  void execute(std::byte* slot);
+  void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
+                      std::size_t size, std::string_view error);
+  // The slot a help loop at `depth` pops into (one per depth, per stack).
+  std::byte* exec_buffer(int depth);
+
+ private:
+  friend class Worker;
+  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
+  void execute_foreign(std::byte* slot);
+  std::int64_t trace_begin();  // a traced task starts now: sample the queue
+
+  // The worker this part is a member of (a fixed offset from `this`).
+  Worker& owner() noexcept;
+  const Worker& owner() const noexcept;
+};
+
+}  // namespace heist::sched

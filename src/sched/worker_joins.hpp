@@ -1,0 +1,61 @@
+// Joins: a worker's wait/finish/fence machinery — the finish-scope counters
+// (enroll/complete), wait() of the running task, finish scopes, fences,
+// waits on handles, the root context and the distributed region
+// (Runtime::root / Runtime::pool). Every wait helps (Dispatcher::help_until)
+// until its condition holds. A part of Worker (worker.hpp); owner() is the
+// worker it belongs to. Owner thread only, except FinishScope::remote (see
+// complete()).
+//
+// Migration (worker.hpp): the waits here help in place (a help loop is
+// pinned to its worker), so each returns on the worker it started on; a
+// suspending wait is ContinuationEngine's and ends through Worker::resumed()
+// (Dispatcher::end_task).
+#pragma once
+
+#include <cstdint>
+
+#include "heist/detail/abi.hpp"
+#include "sched/frame.hpp"
+#include "sched/sync_node.hpp"
+
+namespace heist::sched {
+
+class Worker;
+
+class Joins {
+ public:
+  explicit Joins(int id);
+  Joins(const Joins&) = delete;
+  Joins& operator=(const Joins&) = delete;
+
+  void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
+  void wait_current();
+  void wait_root();
+  void fence_current();
+  detail::FrameCore* finish_begin(int policy);
+  void finish_end(detail::FrameCore* finish);
+  void wait_sync(detail::SyncNode* node);
+  bool root_empty() noexcept;
+
+ private:
+  friend class Worker;
+  friend class WorkerQueue;
+  friend class Dispatcher;
+  friend class Executor;
+  friend class ContinuationEngine;
+
+  void complete(detail::FinishScope* scope) noexcept;
+  void enroll(detail::FinishScope* scope) noexcept;
+  void wait_frame(Frame& frame);
+  void enter_region() noexcept;
+  void leave_region();
+
+  // The worker this part is a member of: computed from `this` (a fixed
+  // offset, no load), so reaching it costs the spawn path nothing.
+  Worker& owner() noexcept;
+  const Worker& owner() const noexcept;
+  detail::FinishScope root_scope_;
+  Frame root_frame_;
+};
+
+}  // namespace heist::sched

@@ -1,0 +1,84 @@
+// WorkerQueue: the owner side of a worker's queue (oneTBB's arena_slot, as
+// its owner sees it) and the spawn path: the SplitDeque, the SpawnDriver
+// and its inline credits, the slow paths of heist::spawn/async (queue,
+// inline or expose), inline frames, fences' held tasks, tasks with
+// dependencies and their release, and the hooks rma/ uses to move tasks in
+// and out of the deque. A part of Worker (worker.hpp), reached through it;
+// owner() is the worker it belongs to. Owner thread only, except the deque's
+// thief side (split_deque.hpp) and WorkerCore::work_wanted.
+//
+// Migration (worker.hpp): an expose (ContinuationEngine::expose) may return
+// on another worker, so a spawn does nothing after it; every other call
+// here returns on the worker it started on.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "heist/detail/abi.hpp"
+#include "heist/options.hpp"
+#include "policy/spawn_driver.hpp"
+#include "sched/frame.hpp"
+#include "sched/split_deque.hpp"
+#include "sched/sync_node.hpp"
+
+namespace heist::sched {
+
+class Worker;
+
+class WorkerQueue {
+ public:
+  WorkerQueue(const Options& options, std::size_t stride);
+  WorkerQueue(const WorkerQueue&) = delete;
+  WorkerQueue& operator=(const WorkerQueue&) = delete;
+
+  void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, detail::Join join);
+  void spawn_closure(const detail::ClosureOps& ops, void* object);
+  detail::SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
+                                      detail::SyncNode* const* after, std::size_t n_after);
+  void close_inline_frame() noexcept;
+  std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output);
+  void accept_stolen(const std::byte* slot);
+
+ private:
+  friend class Worker;
+  friend class Dispatcher;
+  friend class Executor;
+  friend class Joins;
+  friend class ContinuationEngine;
+
+  policy::SpawnAction decide_spawn();
+  std::int64_t inline_budget() const noexcept;
+  [[noreturn]] void stack_exhausted() const;
+  std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
+  void grant(std::int64_t credits) noexcept;
+  std::uint64_t fast_inlined() const noexcept;
+  void check_task(std::uint32_t fn, std::size_t in_size) const;
+  void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
+  void push_copy(const std::byte* slot);
+  void flush_fence(Frame& frame);
+  void release_dependents(detail::SyncNode* node);
+  template <class Call>
+  void run_inline(Call&& call);
+  Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
+
+  // The worker this part is a member of: computed from `this` (a fixed
+  // offset, no load), so reaching it costs the spawn path nothing.
+  Worker& owner() noexcept;
+  const Worker& owner() const noexcept;
+  SplitDeque deque_;
+  policy::SpawnDriver spawn_;  // queue / inline / expose, credits
+  std::size_t input_capacity_;
+  bool publish_next_ = false;  // the task being queued is for thieves: release it at once
+  bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
+  bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
+  std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
+  // Statistics of the spawn path (WorkerStats::tasks_created/inlined).
+  std::uint64_t deferred_ = 0;      // tasks queued
+  std::uint64_t slow_inlined_ = 0;  // inlined by the slow path
+  std::uint64_t fast_inlined_ = 0;  // inlined by the fast path, up to the last grant
+  std::int64_t granted_ = 0;        // credits of the last grant (see grant())
+};
+
+}  // namespace heist::sched
