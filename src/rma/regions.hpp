@@ -2,7 +2,7 @@
 //
 // Termination (Runtime::root / Runtime::pool): every rank runs a finish over
 // what it seeds. A task that ran on another rank reports its completion only
-// after its escaping descendants there are done (Worker::execute), so a
+// after its escaping descendants there are done (sched::Executor::execute), so a
 // rank's finish is drained exactly when every task it seeded, and every
 // descendant, is done, and it never fills again. Each rank adds 1 to rank 0's
 // regions_done word when its finish drains; the region ends on every rank

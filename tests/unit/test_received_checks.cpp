@@ -32,7 +32,7 @@ const std::vector<TaskShape> kShapes = {{8, 8, false}, {16, 0, false}, {8, 0, tr
 
 int g_object;  // some address
 
-// A descriptor as Worker::end_queue writes it: task 0, spawned on rank 2.
+// A descriptor as sched::WorkerQueue::end_queue writes it: task 0, spawned on rank 2.
 std::vector<std::byte> good_slot() {
   std::vector<std::byte> slot(kStride);
   TaskHeader h{};
