@@ -1,7 +1,7 @@
 // Worker: one thread of the runtime with its SplitDeque. It spawns (queue or
 // inline, as the spawn policy says), executes tasks, and waits by helping:
 // a worker that waits keeps running its own tasks and stealing others' —
-// it never idles while work exists (DESIGN layer 3).
+// it never idles while work exists (the sched layer of docs/architecture.md).
 //
 // Bounded nesting (stack safety): a task run while waiting runs on the
 // waiter's stack. Each nested wait increments help_depth_; past
