@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages heist builds and tests with. Idempotent.
 set -euo pipefail
 packages=(
-  build-essential cmake ninja-build git python3
+  build-essential cmake ninja-build git python3 pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libssl-dev libhwloc-dev
   libtbb-dev clang libclang-rt-14-dev
