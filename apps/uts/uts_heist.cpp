@@ -57,7 +57,8 @@ void visit(const UtsNode& node) {
   tally.counts.max_depth = std::max<std::int64_t>(tally.counts.max_depth, node.height);
   const int children = heist::uts::num_children(*g_params, node);
   if (children == 0) ++tally.counts.leaves;
-  for (int i = 0; i < children; ++i) heist::async(uts_task, heist::uts::make_child(*g_params, node, i));
+  heist::uts::for_each_child(*g_params, node, children,
+                             [](const UtsNode& child) { heist::async(uts_task, child); });
 }
 
 void begin_traversal(const UtsParams& params, int cutoff) {

@@ -117,11 +117,15 @@ TreeType child_type(const UtsParams& p, const UtsNode& parent) noexcept {
                                                               : TreeType::Bin;
 }
 
-UtsNode make_child(const UtsParams& p, const UtsNode& parent, int i) noexcept {
-  UtsNode child;
+void make_child_into(const UtsParams& p, const UtsNode& parent, int i, UtsNode& child) noexcept {
   rng_spawn_into(parent.state, static_cast<std::uint32_t>(i), child.state);
   child.height = parent.height + 1;
   child.type = child_type(p, parent);
+}
+
+UtsNode make_child(const UtsParams& p, const UtsNode& parent, int i) noexcept {
+  UtsNode child;
+  make_child_into(p, parent, i, child);
   return child;
 }
 

@@ -20,11 +20,15 @@ void visit(const UtsParams& params, int cutoff, const UtsNode& node, std::vector
   }
   ++mine.nodes;
   const int children = heist::uts::num_children(params, node);
-  for (int i = 0; i < children; ++i) {
-    const UtsNode child = heist::uts::make_child(params, node, i);
-#pragma omp task untied default(none) firstprivate(child, cutoff) shared(params, tallies)
-    visit(params, cutoff, child, tallies);
-  }
+  heist::uts::for_each_child(params, node, children, [&](const UtsNode& generated) {
+    // Named locals: OpenMP's data-sharing clauses take variables, not lambda captures.
+    const UtsParams& p = params;
+    std::vector<Tally>& t = tallies;
+    const int cut = cutoff;
+    const UtsNode child = generated;
+#pragma omp task untied default(none) firstprivate(child, cut) shared(p, t)
+    visit(p, cut, child, t);
+  });
 }
 
 }  // namespace

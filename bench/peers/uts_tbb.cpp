@@ -20,8 +20,8 @@ struct Traversal {
     }
     ++nodes.local();
     const int children = heist::uts::num_children(params, node);
-    for (int i = 0; i < children; ++i)
-      group.run([this, child = heist::uts::make_child(params, node, i)] { visit(child); });
+    heist::uts::for_each_child(params, node, children,
+                               [this](const UtsNode& child) { group.run([this, child] { visit(child); }); });
   }
 };
 
