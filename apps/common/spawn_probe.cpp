@@ -79,6 +79,15 @@ double overhead_us(const Options& like, SpawnPolicy policy) {
   o.workers = 1;
   o.mpi = MpiMode::off;
   o.policy = policy;
+  // Options only the measured run's policy reads go back to their defaults:
+  // validate() rejects them under the probe's policies.
+  const Options defaults;
+  o.queue_bound = defaults.queue_bound;
+  o.queue_demand = defaults.queue_demand;
+  o.slaw_stack_frames = defaults.slaw_stack_frames;
+  o.slaw_queue_tasks = defaults.slaw_queue_tasks;
+  o.slaw_interval = defaults.slaw_interval;
+  o.continuations = defaults.continuations;
   o.trace_file.clear();  // the measured run's trace is not overwritten
   heist::Runtime runtime(o);
   std::vector<double> spawns, calls;
