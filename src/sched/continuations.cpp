@@ -54,13 +54,8 @@ bool ContinuationEngine::can_expose() const noexcept {
 // ---------------------------------------------------------------- slots
 
 void ContinuationEngine::write_continuation(std::byte* slot, Fiber* fiber, int exposer) noexcept {
-  task::TaskHeader* h = task::header(slot);
-  *h = task::TaskHeader{};
-  h->fn_id = task::kContinuationFn;
-  h->flags = task::kLocalOnly;
   const ContinuationPayload payload{fiber, exposer, 0};
-  h->in_size = sizeof payload;
-  std::memcpy(task::payload(slot), &payload, sizeof payload);
+  task::write_task(slot, task::kContinuationFn, task::kLocalOnly, &payload, sizeof payload);
 }
 
 Fiber* ContinuationEngine::continuation_of(const std::byte* slot, int* exposer) noexcept {

@@ -208,14 +208,10 @@ void WorkerQueue::spawn_registered(std::uint32_t fn, const void* in, std::size_t
     run_inline([&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
     return;
   }
-  TaskHeader* h = task::header(slot);
-  h->fn_id = fn;
-  h->flags = static_cast<std::uint16_t>((join == detail::Join::joined ? task::kJoined : 0) |
-                                        (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0));
-  h->in_size = static_cast<std::uint16_t>(in_size);
-  h->out = GlobalRef::local(w.rank_, out);
-  h->sync = GlobalRef();
-  std::memcpy(task::payload(slot), in, in_size);
+  task::write_task(slot, fn,
+                   static_cast<std::uint16_t>((join == detail::Join::joined ? task::kJoined : 0) |
+                                              (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0)),
+                   in, in_size, GlobalRef::local(w.rank_, out));
   const bool expose = action == policy::SpawnAction::expose && !held && slot != overflow.data();
   end_queue(f, join, slot, held, expose);  // held stays held even if the fence opened meanwhile: flushed at the next step
   if (expose) w.conts_->expose(slot);  // returns maybe on another worker: nothing after it
@@ -233,22 +229,17 @@ void WorkerQueue::spawn_closure(const detail::ClosureOps& ops, void* object) {
   }
   const bool fits = ops.trivially_copyable && ops.align <= task::kSlotAlign &&
                     kClosureObject + ops.size <= input_capacity_;
-  TaskHeader* h = task::header(slot);
+  task::write_task(slot, task::kClosureFn, static_cast<std::uint16_t>(task::kLocalOnly | (fits ? 0 : task::kBoxed)),
+                   nullptr, kClosureObject + (fits ? ops.size : sizeof(void*)));
   std::byte* p = task::payload(slot);
   const detail::ClosureOps* ops_ptr = &ops;
   std::memcpy(p, &ops_ptr, sizeof ops_ptr);
   if (fits) {
     std::memcpy(p + kClosureObject, object, ops.size);
-    h->in_size = static_cast<std::uint16_t>(kClosureObject + ops.size);
   } else {
     void* box = ops.make_box(object);
     std::memcpy(p + kClosureObject, &box, sizeof box);
-    h->in_size = static_cast<std::uint16_t>(kClosureObject + sizeof box);
   }
-  h->fn_id = task::kClosureFn;
-  h->flags = static_cast<std::uint16_t>(task::kLocalOnly | (fits ? 0 : task::kBoxed));
-  h->out = GlobalRef();
-  h->sync = GlobalRef();
   const bool expose = action == policy::SpawnAction::expose;
   end_queue(f, detail::Join::escaping, slot, false, expose);
   if (expose) w.conts_->expose(slot);  // returns maybe on another worker: nothing after it
@@ -264,13 +255,9 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   node->refs.store(2, std::memory_order_relaxed);  // the task's and the handle's; not yet shared
   auto* dependent = new DependentTask(w.sched_.stride());
   std::byte* slot = dependent->slot.get();
-  TaskHeader* h = task::header(slot);
-  h->fn_id = fn;
-  h->flags = static_cast<std::uint16_t>(task::kJoined | (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0));
-  h->in_size = static_cast<std::uint16_t>(in_size);
-  h->out = GlobalRef::local(w.rank_, out);
-  h->sync = GlobalRef::local(w.rank_, node);
-  std::memcpy(task::payload(slot), in, in_size);
+  TaskHeader* h = task::write_task(
+      slot, fn, static_cast<std::uint16_t>(task::kJoined | (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0)),
+      in, in_size, GlobalRef::local(w.rank_, out), GlobalRef::local(w.rank_, node));
   FinishScope* target = f.join_target();
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);

@@ -157,16 +157,13 @@ void Joins::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
     SplitDeque& deque = w.queue_.deque_;
     std::byte* slot = deque.begin_push();  // the deque is empty: there is room
     if (slot == nullptr) throw std::logic_error("heist: no deque slot for the region's body");
-    TaskHeader* h = task::header(slot);
+    TaskHeader* h = task::write_task(slot, task::kClosureFn,
+                                     task::kLocalOnly | task::kUncounted,  // not a task of the program's
+                                     nullptr, kClosureObject + sizeof task);
     std::memcpy(task::payload(slot), &ops, sizeof ops);
     std::memcpy(task::payload(slot) + kClosureObject, &task, sizeof task);
-    h->fn_id = task::kClosureFn;
-    h->flags = static_cast<std::uint16_t>(task::kLocalOnly | task::kUncounted);  // not a task of the program's
-    h->in_size = static_cast<std::uint16_t>(kClosureObject + sizeof task);
     h->completion = GlobalRef::local(w.rank_, &record.scope);
     h->ief = GlobalRef::local(w.rank_, &record.scope);
-    h->out = GlobalRef();
-    h->sync = GlobalRef();
     enroll(&record.scope);
     deque.end_push();
   } else if (seed) {

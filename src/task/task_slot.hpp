@@ -60,6 +60,26 @@ inline const TaskHeader* header(const std::byte* slot) noexcept {
 inline std::byte* payload(std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
 inline const std::byte* payload(const std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
 
+// Writes a task into a slot: the one place a header is filled. Every field
+// is written (completion and ief null: end_queue, or the caller, sets them
+// once it knows the scopes), then `in_size` input bytes from `in` unless
+// `in` is null (a payload the caller writes itself, such as a closure's
+// function pointer and object). Returns the header.
+inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_t flags, const void* in,
+                              std::size_t in_size, GlobalRef out = GlobalRef(), GlobalRef sync = GlobalRef()) noexcept {
+  TaskHeader* h = header(slot);
+  h->fn_id = fn_id;
+  h->flags = flags;
+  h->in_size = static_cast<std::uint16_t>(in_size);
+  h->completion = GlobalRef();
+  h->ief = GlobalRef();
+  h->out = out;
+  h->sync = sync;
+  h->reserved = 0;
+  if (in != nullptr) std::memcpy(payload(slot), in, in_size);
+  return h;
+}
+
 // Bytes of a slot that carry information (header + used payload): what a
 // pop or steal copies.
 inline std::size_t used_bytes(const std::byte* slot) noexcept {
