@@ -210,6 +210,10 @@ class Engine {
   // every other step is an event in the heap.
   void schedule(Worker& w, Step s, double time) {
     const auto id = static_cast<std::uint32_t>(w.id);
+    // A worker between go_idle and become_busy is searching, as the
+    // runtime's Dispatcher::set_searching counts it.
+    const auto searching = [](Step step) { return step != Step::busy && step != Step::idle; };
+    if (searching(w.step) != searching(s)) searching_in_rank_[static_cast<std::size_t>(w.rank)] += searching(s) ? 1 : -1;
     if (s == Step::busy) {
       heap_.remove(id);
       w.clock = time;
@@ -274,6 +278,7 @@ class Engine {
   std::vector<int> free_mails_;
   WorkerHeap heap_;        // the pending step of every worker that is not busy
   std::vector<int> busy_;  // busy workers (order: deterministic, by history)
+  std::vector<int> searching_in_rank_;  // workers of each rank looking for work (SpawnFacts::idle_workers)
   std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
   std::uint64_t message_seq_ = 0;
   std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
@@ -330,6 +335,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
+  searching_in_rank_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
   for (int i = 0; i < n; ++i)
     workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i));
@@ -505,6 +511,8 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   facts.held = facts.queued + static_cast<std::size_t>(w.depth);
   facts.public_tasks = w.deque.public_size();
   facts.inline_frames = static_cast<unsigned>(w.stack.size());
+  if (spawn_policy_ == SpawnPolicy::bounded)
+    facts.idle_workers = static_cast<unsigned>(searching_in_rank_[static_cast<std::size_t>(w.rank)]);
   if (w.work_wanted) {
     w.work_wanted = false;
     facts.thief_asked = true;

@@ -77,7 +77,7 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.queue_bound); },
      [](Options& o, const std::string& v) { o.queue_bound = parse_int(v, 1, 1 << 30, "--queue-bound"); }, kSimulated},
     {"queue_demand", "HEIST_QUEUE_DEMAND", "--queue-demand",
-     "bounded: queue a task only when nothing is public or a thief asked (on|off)",
+     "bounded: queue a task only while this worker has fewer public tasks than idle workers (at least one) or a thief asked (on|off)",
      [](const Options& o) { return std::string(o.queue_demand ? "on" : "off"); },
      [](Options& o, const std::string& v) {
        if (v == "on" || v == "1" || v == "true") o.queue_demand = true;

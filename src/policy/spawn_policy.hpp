@@ -12,8 +12,12 @@
 //    counts the tasks queued plus the queued ones running on the stack.
 //    With Options::queue_demand (the default) the worker also inlines while
 //    no other worker can use the task (lazy task creation): it queues only
-//    when nothing of it is public or a thief has asked (then for the next
-//    kAskedTasks spawns), and publishes that task at once;
+//    while it has fewer public tasks than there are idle workers (at least
+//    one) or a thief has asked (then for the next kAskedTasks spawns), and
+//    publishes that task at once. Keeping one public task is right for one
+//    thief and starves fifteen: at the start of a run on 16 cores the
+//    root's first spawns must reach every idle worker, and they are the
+//    shallowest, largest tasks there will be;
 //  * slaw: SLAW's adaptive switch with inline children: from help-first to
 //    inline once F tasks are queued, back to help-first once S frames are
 //    active on the stack; the mode is re-evaluated every INT spawns only;
@@ -46,6 +50,7 @@ struct SpawnFacts {
   unsigned inline_frames = 0;    // task bodies nested on the current stack (SLAW's S)
   unsigned depth = 0;            // inline depth of the spawning task (work-first's expose_depth)
   bool thief_asked = false;      // a thief found nothing (or took the last task) since the last decision
+  unsigned idle_workers = 0;     // workers of this process looking for work (a hint: read without ordering)
   bool can_expose = false;       // the child may run on a fresh fiber with the continuation exposed
   bool many_workers = false;     // another worker could take an exposed continuation
   std::int64_t inline_budget = std::int64_t{1} << 40;  // inline levels the stack can still take
@@ -132,7 +137,8 @@ class SpawnDecider {
       --asked_;
       return SpawnAction::queue_public;
     }
-    return f.public_tasks == 0 ? SpawnAction::queue_public : SpawnAction::run_inline;
+    return f.public_tasks < std::max<std::size_t>(1, f.idle_workers) ? SpawnAction::queue_public
+                                                                      : SpawnAction::run_inline;
   }
 
   bool slaw(const SpawnFacts& f) noexcept {

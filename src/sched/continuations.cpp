@@ -274,7 +274,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   const auto found_work = [&] {
     if (searching_since_ != 0) w.dispatch_.search_ns_ += platform::now_ns() - searching_since_;
     searching_since_ = 0;
-    w.dispatch_.searching_ = false;
+    w.dispatch_.set_searching(false);
     backoff_.reset();
   };
   const auto run = [&]() -> Next {
@@ -306,7 +306,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   }
   const std::int64_t attempt = platform::now_ns();
   if (searching_since_ == 0) searching_since_ = attempt;
-  w.dispatch_.searching_ = true;
+  w.dispatch_.set_searching(true);
   // As Dispatcher::help_until: a steal through the victim policy (inside the
   // process or, in a distributed region, from another one) ...
   if (w.dispatch_.may_steal() && w.dispatch_.try_steal() > 0) {  // the stolen slots are in our deque now

@@ -27,6 +27,7 @@
 
 #include "heist/options.hpp"
 #include "heist/stats.hpp"
+#include "platform/cache_line.hpp"
 #include "platform/hw_topology.hpp"
 #include "platform/kill_timer.hpp"
 #include "platform/native_thread.hpp"
@@ -89,6 +90,11 @@ class Scheduler {
   void rethrow_task_exception();
   std::exception_ptr take_task_exception() noexcept;  // and forget it
 
+  // Workers of this process looking for work (Dispatcher::set_searching):
+  // the spawn policy queues more public tasks while more of them wait.
+  int searching_workers() const noexcept { return searching_count_.value.load(std::memory_order_relaxed); }
+  void add_searching(int delta) noexcept { searching_count_.value.fetch_add(delta, std::memory_order_relaxed); }
+
   // Print a clear message when a worker's stack overflows (platform/stack_guard.hpp).
   // Called once the process's rank is known and MPI is initialised.
   void report_stack_overflows(int rank);
@@ -99,6 +105,13 @@ class Scheduler {
 
  private:
   RemoteWork* remote_ = nullptr;
+  // Written by workers as they start and stop searching, read by spawn slow
+  // paths; alone on its line, so the fields around it stay quiet.
+  // Relaxed: a hint for one spawn decision, ordered with nothing else.
+  struct alignas(platform::kCacheLine) SearchingCount {
+    std::atomic<int> value{0};
+  };
+  SearchingCount searching_count_;
 
   Options options_;
   task::TaskRegistry& registry_;

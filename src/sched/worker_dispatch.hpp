@@ -58,6 +58,12 @@ class Dispatcher {
   std::uint32_t steal_local(int victim, policy::Level level);
   void request_across();
   bool may_steal() const noexcept { return search_->can_steal(); }
+  // The worker starts or stops looking for work: keeps the process's count
+  // of searching workers (Scheduler::searching_workers) in step.
+  void set_searching(bool searching) noexcept {
+    if (searching != searching_) change_searching(searching);
+  }
+  void change_searching(bool searching) noexcept;
 
   // The worker this part is a member of: computed from `this` (a fixed
   // offset, no load), so reaching it costs the spawn path nothing.

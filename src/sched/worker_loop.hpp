@@ -40,14 +40,14 @@ void Dispatcher::help_until(Done&& done) {
     if (deque.pop(buffer)) {
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
       searching_since = 0;
-      searching_ = false;
+      set_searching(false);
       w.exec_.execute(buffer);
       backoff.reset();
       continue;
     }
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
-    searching_ = true;
+    set_searching(true);
     if (may_steal && try_steal() > 0) {
       const std::int64_t stolen_at = platform::now_ns();
       run_overflow();
@@ -78,7 +78,7 @@ void Dispatcher::help_until(Done&& done) {
     if (w.conts_ != nullptr) w.conts_->yield_to_pinned();
   }
   if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
-  searching_ = was_searching;
+  set_searching(was_searching);
   --w.help_depth_;
 }
 

@@ -55,6 +55,11 @@ std::uint32_t Dispatcher::try_steal() {
   return taken;
 }
 
+void Dispatcher::change_searching(bool searching) noexcept {
+  searching_ = searching;
+  owner().sched_.add_searching(searching ? 1 : -1);
+}
+
 std::uint32_t Dispatcher::steal_local(int victim, policy::Level level) {
   Worker& w = owner();
   WorkerStats& stats = w.stats_;

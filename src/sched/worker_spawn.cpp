@@ -104,6 +104,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   facts.public_tasks = deque_.public_size();
   facts.inline_frames = static_cast<unsigned>(w.level - w.base_level_);
   facts.depth = static_cast<unsigned>(w.level);
+  if (kind == SpawnPolicy::bounded) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
   if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
   if (w.work_wanted.load(std::memory_order_relaxed)) {
     w.work_wanted.store(false, std::memory_order_relaxed);

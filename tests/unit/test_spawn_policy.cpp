@@ -196,6 +196,36 @@ TEST(SpawnDecider, BoundedWithDemandQueuesOnlyWhatAThiefCanUse) {
   EXPECT_GT(d.inline_credits(), 0);
 }
 
+TEST(SpawnDecider, BoundedWithDemandKeepsAPublicTaskPerIdleWorker) {
+  heist::Options o;
+  Decider d(SpawnPolicy::bounded, o);
+  SpawnFacts f = facts(3, 3, 1, 0, false);
+  f.idle_workers = 1;  // one thief: one public task is enough (as without the count)
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  f.idle_workers = 0;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // Fifteen idle workers (the start of a run on 16 cores): queue and publish
+  // until there are fifteen public tasks, then inline again.
+  f.idle_workers = 15;
+  for (std::size_t p : {1u, 7u, 14u}) {
+    f.public_tasks = p;
+    EXPECT_EQ(d.decide(f), SpawnAction::queue_public) << p;
+  }
+  f.public_tasks = 15;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // The HotSLAW bound still wins.
+  f = facts(40, 40, 0, 0, false);
+  f.idle_workers = 15;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // Without --queue-demand the count is not read.
+  heist::Options off;
+  off.queue_demand = false;
+  Decider hotslaw(SpawnPolicy::bounded, off);
+  f = facts(3, 3, 0, 0, false);
+  f.idle_workers = 15;
+  EXPECT_EQ(hotslaw.decide(f), SpawnAction::queue);
+}
+
 TEST(SpawnDecider, BoundedWithoutDemandIsHotSlawExactly) {
   heist::Options o;
   o.queue_demand = false;
