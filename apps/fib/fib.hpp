@@ -37,4 +37,11 @@ std::uint64_t fib_heist_calls(int n, int cutoff);
 // The same computation with local closures (finish + async).
 std::uint64_t fib_heist_closures(int n, int cutoff);
 
+// --style plain, the floor of the task styles: one task whose body recurses
+// by plain calls of a function with a task body's shape (input by const
+// reference, output through a pointer, no return value). No spawn path can
+// be cheaper than this; the sequential version (values in registers, which
+// GCC also inlines into itself) is cheaper still.
+std::uint64_t fib_heist_plain(int n, int cutoff);
+
 }  // namespace heist::apps::fib

@@ -55,6 +55,25 @@ void fib_call_body(const FibIn& in, std::uint64_t* out) {
   *out = x + y;
 }
 
+// --style plain: fib_body's shape, every child a plain call. noinline, as a
+// task body called through its registered function is never inlined into
+// itself.
+[[gnu::noinline]] void fib_plain_body(const FibIn& in, std::uint64_t* out) {
+  if (in.n < 2) {
+    *out = static_cast<std::uint64_t>(in.n);
+    return;
+  }
+  if (in.n < in.cutoff) {
+    *out = fib_sequential(in.n);
+    return;
+  }
+  std::uint64_t x, y;
+  fib_plain_body(FibIn{in.n - 1, in.cutoff}, &x);
+  fib_plain_body(FibIn{in.n - 2, in.cutoff}, &y);
+  *out = x + y;
+}
+const auto fib_plain_task = heist::register_task<fib_plain_body>("apps.fib.plain");
+
 std::uint64_t fib_closure(int n, int cutoff);
 
 // The closure of --style closure: a local-only async writing through a pointer.
@@ -92,6 +111,13 @@ std::uint64_t fib_heist_calls(int n, int cutoff) {
   return result;
 }
 
+std::uint64_t fib_heist_plain(int n, int cutoff) {
+  std::uint64_t result = 0;
+  heist::spawn(fib_plain_task, FibIn{n, cutoff}, &result);
+  heist::wait();
+  return result;
+}
+
 std::uint64_t fib_heist_closures(int n, int cutoff) {
   std::uint64_t result = 0;
   heist::finish([&] { heist::async([&] { result = fib_closure(n, cutoff); }); });
@@ -101,6 +127,7 @@ std::uint64_t fib_heist_closures(int n, int cutoff) {
 std::vector<TaskIo> fib_task_io(const std::string& style) {
   if (style == "closure") return {closure_io_of<FibClosure>("fib closure (local-only async)")};
   if (style == "call") return {task_io_of(fib_call_task, "apps.fib.call")};
+  if (style == "plain") return {task_io_of(fib_plain_task, "apps.fib.plain")};
   return {task_io_of(fib_task, "apps.fib")};
 }
 
