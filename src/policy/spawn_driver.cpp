@@ -10,8 +10,13 @@ SpawnDriver::SpawnDriver(const Options& o) noexcept
 std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
   const double since = now_ns - last_grant_ns_;
   last_grant_ns_ = now_ns;
-  if (since > period_ns_) pace_ = std::max<std::int64_t>(1, pace_ / 2);
-  else if (since < period_ns_ / 2 && pace_ < wanted) pace_ *= 2;
+  // Slow paths further apart than the period: one spawn alone outlasts it,
+  // so a single credit would already skip the poll that is due by then (a
+  // long task inlined through the fast path runs with nobody polling); the
+  // pace falls to 0 and every spawn takes the slow path. Closer than half
+  // the period: it grows again (0 to 1, then doubling).
+  if (since > period_ns_) pace_ /= 2;
+  else if (since < period_ns_ / 2 && pace_ < wanted) pace_ = std::max<std::int64_t>(1, pace_ * 2);
   return std::min(wanted, pace_);
 }
 

@@ -10,8 +10,9 @@
 //    another rank is heard only when this worker polls, which inline spawns
 //    never do, so the slow path polls when the poll period has passed
 //    (poll_due) and the credits it grants are paced to run about that often:
-//    halved when slow paths come further apart than the period, doubled (up
-//    to what the policy grants) when they come closer than half of it.
+//    halved (down to 0: every spawn takes the slow path) when slow paths come
+//    further apart than the period, doubled (up to what the policy grants)
+//    when they come closer than half of it.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,8 @@
 // The simulator (sim/): exactly-once over the real generators (UTS node
 // counts against the published reference and the sequential traversal, fib
 // and nqueens task counts), determinism (same seed, same run bit for bit),
-// and the machine model's distances and validation.
+// the machine model's distances and validation, and an even split of a
+// loop of long spawns between two ranks.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -189,6 +190,28 @@ TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
       EXPECT_EQ(inter_node.failed, 0u);
       EXPECT_GT(r.requests_served, 0u);
     }
+  }
+}
+
+// Issue 15, matmul's shape: one producer on rank 0 spawns 400 tasks of 6 ms,
+// 2 ranks of 1 worker (2 nodes). Balanced, rank 1 runs about half of them;
+// when the spawn loop inlined every second task through the fast path (one
+// credit at least, so no poll), rank 1 got a third (132 of 400) under both
+// balancings. Counts, not times: the tasks that crossed to rank 1.
+TEST(SimBalance, ALoopOfLongSpawnsSplitsEvenlyBetweenTwoRanks) {
+  const AnyWorkload w = heist::sim::make_workload(
+      "bpc", {{"depth", 1}, {"consumers", 400}, {"consumer_us", 6000.0}, {"producer_us", 1.0}});
+  for (const heist::BalanceMode balance : {heist::BalanceMode::steal, heist::BalanceMode::push}) {
+    SimConfig c = config(1, 1, 2, 1, heist::StealProtocolKind::sws);
+    c.options.balance = balance;
+    c.backoff = heist::sim::BackoffModel::heist;
+    const SimResult r = heist::sim::simulate(w, c);
+    ASSERT_EQ(r.tasks, 401u);
+    const std::uint64_t moved = balance == heist::BalanceMode::push
+        ? r.tasks_pushed
+        : r.remote_steals[static_cast<std::size_t>(heist::policy::Level::machine)].tasks;
+    EXPECT_GE(moved, 180u) << heist::to_string(balance);  // within 45/55
+    EXPECT_LE(moved, 220u) << heist::to_string(balance);
   }
 }
 

@@ -106,20 +106,49 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   SpawnFacts f;
   f.held = 5;  // past the bound: inline
   double now = 1e6;
-  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 1);  // long since the last grant: halved, at least 1
-  std::int64_t last = 1;
-  for (int i = 0; i < 8; ++i) {  // grants close together: doubled up to the policy's credits
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 0);  // long since the last grant: 1 halved to 0
+  std::int64_t last = 0;
+  for (int i = 0; i < 8; ++i) {  // grants close together: 0 to 1, then doubled up to the policy's credits
     now += 10;
     const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
     ASSERT_EQ(step.action, SpawnAction::run_inline);
-    EXPECT_EQ(step.credits, std::min<std::int64_t>(64, last * 2));
+    EXPECT_EQ(step.credits, std::min<std::int64_t>(64, std::max<std::int64_t>(1, last * 2)));
     last = step.credits;
   }
+  EXPECT_EQ(last, 64);
   now += 1e6;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 32);  // far apart: halved
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 64);  // not paced: the policy's
   EXPECT_TRUE(d.poll_due(100'000));
   EXPECT_FALSE(d.poll_due(99'999));
+}
+
+// Issue 15: a loop spawning 6 ms tasks with a 20 us poll period. Every grant
+// comes long after the last one, so no credit is granted: each spawn takes
+// the slow path, which polls (a credit would run the next 6 ms task inline
+// unpolled, and with one task queued per two spawns the loop kept two of
+// every three tasks: 267 of 400 on the spawning rank).
+TEST(SpawnDriver, SpawnsFurtherApartThanThePollPeriodGetNoCredits) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;
+  o.poll_period_us = 20;
+  SpawnDriver d(o);
+  SpawnFacts f;
+  f.queued = 1;
+  f.held = 1;
+  f.public_tasks = 1;  // a task is public: lazy creation inlines the rest
+  double now = 0;
+  for (int i = 0; i < 5; ++i) {
+    now += 6e6;
+    const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
+    ASSERT_EQ(step.action, SpawnAction::run_inline);
+    EXPECT_EQ(step.credits, 0) << "spawn " << i;
+  }
+  // The spawns come close together again: credits come back (0, 1, 2, 4).
+  for (const std::int64_t want : {1, 2, 4}) {
+    now += 1'000;  // 1 us: under half the period
+    EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, want);
+  }
 }
 
 TEST(SpawnDriver, ContinuationStealingQueuesOnAPinnedStackOrAfterARemoteRequest) {
