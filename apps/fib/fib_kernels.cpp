@@ -55,24 +55,6 @@ void fib_call_body(const FibIn& in, std::uint64_t* out) {
   *out = x + y;
 }
 
-// --style plain: fib_body's shape, every child a plain call. noinline, as a
-// task body called through its registered function is never inlined into
-// itself.
-[[gnu::noinline]] void fib_plain_body(const FibIn& in, std::uint64_t* out) {
-  if (in.n < 2) {
-    *out = static_cast<std::uint64_t>(in.n);
-    return;
-  }
-  if (in.n < in.cutoff) {
-    *out = fib_sequential(in.n);
-    return;
-  }
-  std::uint64_t x, y;
-  fib_plain_body(FibIn{in.n - 1, in.cutoff}, &x);
-  fib_plain_body(FibIn{in.n - 2, in.cutoff}, &y);
-  *out = x + y;
-}
-const auto fib_plain_task = heist::register_task<fib_plain_body>("apps.fib.plain");
 
 std::uint64_t fib_closure(int n, int cutoff);
 
@@ -94,6 +76,25 @@ std::uint64_t fib_closure(int n, int cutoff) {
   });
   return x + y;
 }
+
+// --style plain: fib_body's shape, every child a plain call. noinline, as a
+// task body called through its registered function is never inlined into
+// itself.
+[[gnu::noinline]] void fib_plain_body(const FibIn& in, std::uint64_t* out) {
+  if (in.n < 2) {
+    *out = static_cast<std::uint64_t>(in.n);
+    return;
+  }
+  if (in.n < in.cutoff) {
+    *out = fib_sequential(in.n);
+    return;
+  }
+  std::uint64_t x, y;
+  fib_plain_body(FibIn{in.n - 1, in.cutoff}, &x);
+  fib_plain_body(FibIn{in.n - 2, in.cutoff}, &y);
+  *out = x + y;
+}
+const auto fib_plain_task = heist::register_task<fib_plain_body>("apps.fib.plain");
 
 }  // namespace
 

@@ -184,18 +184,15 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 // Runs a task inline at the next nesting level; if the task queued joined
 // children (and so got a frame), waits for them before returning. Under
 // work-first the task may end on another worker (a thief took its
-// continuation), and its implicit wait may resume it on yet another, so the
-// level is closed on the worker read afresh after each.
+// continuation), so the level is closed on the worker read afresh; the
+// implicit wait in close_inline_frame helps in place and never moves it.
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
     explicit Level(WorkerCore* worker) noexcept { ++worker->level; }
     ~Level() {
       WorkerCore* now = tls_worker;
-      if (now->frame_level == now->level) {
-        close_inline_frame();
-        now = tls_worker;
-      }
+      if (now->frame_level == now->level) close_inline_frame();
       --now->level;
     }
   } level(w);
