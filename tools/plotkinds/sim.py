@@ -27,6 +27,16 @@ def sim_rows(df):
     return df.assign(name=[n or a for n, a in zip(names, df["app"])])
 
 
+def paired_by_nodes(d, first, second):
+    """(nodes, row of series `first`, row of series `second`) for every node
+    count that has both, in increasing node count."""
+    for n in sorted(d["nodes"].unique()):
+        a = d[(d["nodes"] == n) & (d["series"] == first)]
+        b = d[(d["nodes"] == n) & (d["series"] == second)]
+        if not a.empty and not b.empty:
+            yield n, a.iloc[0], b.iloc[0]
+
+
 def plot_sim_sweep(df, out):
     df = numeric(df, "workers", "speedup", "efficiency")
     fig, ax = plt.subplots(1, 2, figsize=(10, 4))
@@ -132,12 +142,7 @@ def plot_sws(df, out):
         print("| nodes | cores | time SDC (s) | time SWS (s) | SWS/SDC time | steal us/steal SDC | SWS | SWS/SDC | "
               "search s SDC | SWS |")
         print("|---|---|---|---|---|---|---|---|---|---|")
-        for n in sorted(d["nodes"].unique()):
-            sdc = d[(d["nodes"] == n) & (d["series"] == "sdc")]
-            sws = d[(d["nodes"] == n) & (d["series"] == "sws")]
-            if sdc.empty or sws.empty:
-                continue
-            sdc, sws = sdc.iloc[0], sws.iloc[0]
+        for n, sdc, sws in paired_by_nodes(d, "sdc", "sws"):
             print(f"| {n} | {sdc.workers} | {sdc.time_s:.4f} | {sws.time_s:.4f} | {sws.time_s / sdc.time_s:.3f} | "
                   f"{sdc.steal_us:.1f} | {sws.steal_us:.1f} | {sws.steal_us / sdc.steal_us:.2f} | "
                   f"{sdc.search_s:.2f} | {sws.search_s:.2f} |")
@@ -168,12 +173,7 @@ def plot_habanero(df, out):
     for app in dict.fromkeys(df["name"]):
         d = df[df["name"] == app]
         xs, fails, gains = [], [], []
-        for n in sorted(d["nodes"].unique()):
-            base = d[(d["nodes"] == n) & (d["series"] == "hvs")]
-            so = d[(d["nodes"] == n) & (d["series"] == "success-only")]
-            if base.empty or so.empty:
-                continue
-            base, so = base.iloc[0], so.iloc[0]
+        for n, base, so in paired_by_nodes(d, "hvs", "success-only"):
             print(f"| {app} | {n} | {base.workers} | {base.internode_failed} | {so.internode_failed} | "
                   f"{base.speedup:.1f} | {so.speedup:.1f} | {so.speedup / base.speedup:.3f} |")
             xs.append(base.workers)
