@@ -35,6 +35,7 @@ struct SimState {
   double sequential_ns = -1;
   std::string costs_file, costs_out, csv, sweep;
   bool calibrate = false;
+  bool calibrate_only = false;
   int calibrate_repeat = 3;
   bool json = false;
   bool baseline = true;
@@ -198,6 +199,8 @@ int run_sim(SimState& s) {
       costs_source = "file";
     }
     if (s.calibrate) costs_source = "calibrated";
+    if (s.calibrate_only && (!s.calibrate || s.costs_out.empty()))
+      throw std::invalid_argument("--calibrate-only goes with --calibrate and --costs-out FILE");
     if (s.sequential_ns >= 0 && s.task_ns.empty())
       throw std::invalid_argument("--sequential-ns goes with --task-ns");
     // The options in `params`, keyed as `heist bench --json` keys them (one
@@ -222,6 +225,11 @@ int run_sim(SimState& s) {
       std::ofstream out(s.costs_out);
       out << cj.dump(2) << "\n";
       if (!out) throw std::runtime_error("--costs-out: cannot write " + s.costs_out);
+    }
+    // Calibrate on the machine to be modelled, simulate anywhere later (--costs).
+    if (s.calibrate_only) {
+      if (s.json) std::cout << cj.dump() << std::endl;
+      return 0;
     }
   }
 
@@ -305,6 +313,9 @@ std::function<int()> add_sim_command(CLI::App& root) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   cmd->add_option("--costs-out", s.costs_out, "write the calibration to this file");
+  cmd->add_flag("--calibrate-only", s.calibrate_only,
+                "with --calibrate and --costs-out: write the calibration and simulate nothing (simulate later, "
+                "elsewhere, with --costs FILE)");
   cmd->add_option("--backoff", s.backoff, "idle back-off: heist (the runtime's) or none")->capture_default_str();
   cmd->add_option("--sweep-nodes", s.sweep, "simulate for each node count in this list, e.g. 1,2,4,8");
   cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/plot.py sim-sweep)");
