@@ -1,76 +1,214 @@
 #!/usr/bin/env python3
-"""Validates the simulator against real runs on this machine: for each app,
-calibrate the task costs on one worker (`heist sim --calibrate`), measure the
-real app on 1 worker, 2 workers and 2 ranks x 1 worker (`heist bench`,
-`mpirun -n 2`), simulate the same three machines, and print a Markdown table
-of measured vs simulated time (issue 6: within 20%).
+"""Validates the simulator against real runs: for each app, calibrate the task
+costs on one worker (`heist sim --calibrate`), measure the real app
+sequentially, on W workers for each W of --workers and on R ranks x 1 worker
+for each R of --ranks (`heist bench`, `mpirun -n R`), simulate the same
+machines with the calibrated costs, and print a Markdown table of measured vs
+simulated time, speedup and efficiency.
 
   tools/sim_validate.py [--build build] [--repeat 7] [--latency self=0.1,socket=0.2]
+
+On a bigger machine lent for a short while, measure only (no simulation
+there) and keep everything in a folder; simulate later, on any machine:
+
+  tools/sim_validate.py --workers 1,2,4,8,16 --ranks 16 --compare-policy help-first \\
+      --apps "uts --tree T1L" "fib --n 38" --measure-only --save DIR
+  tools/sim_validate.py --from DIR [--markdown DIR/table.md]
+
+The machine of a simulation is the measured machine's shape (`heist info`:
+cores per socket), filled socket by socket as the runtime places workers.
+Speedup and efficiency are against the sequential code (Tseq / (P T_P)) and
+against heist on one worker (T1 / (P T_P)), for the measurement and for the
+simulation alike. --compare-policy P also measures and simulates policy P
+on the largest worker count (its one-worker time is the calibration's).
+Exit status 1 when a simulated time is off by more than --tolerance.
 """
 import argparse
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
-APPS = [
-    ("fib", ["--n", "35"]),
-    ("nqueens", ["--n", "13"]),
-    ("uts", ["--tree", "T1"]),
-]
+APPS = ["fib --n 35", "nqueens --n 13", "uts --tree T1"]
 
 
-def last_json(cmd):
+def run_json(cmd, log=None):
+    print("$ " + " ".join(cmd), file=sys.stderr, flush=True)
     out = subprocess.run(cmd, capture_output=True, text=True)
+    if log is not None:
+        log.write(f"$ {' '.join(cmd)}\n{out.stderr}\n")
+        log.flush()
     if out.returncode != 0:
-        sys.exit(f"sim_validate: {' '.join(cmd)} failed ({out.returncode}): {out.stderr}")
+        sys.exit(f"sim_validate: {' '.join(cmd)} failed ({out.returncode}): {out.stderr[-3000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def int_list(text):
+    return [int(x) for x in text.split(",") if x]
+
+
+def slug(app):
+    return re.sub(r"[^A-Za-z0-9]+", "-", app).strip("-")
+
+
+def cores_per_socket(info):
+    """Cores of one socket of the measured machine, from `heist info --json`."""
+    topo = info.get("topology", {})
+    m = re.search(r"(\d+) PUs.* (\d+) sockets", topo.get("detail", ""))
+    pus, sockets = (int(m.group(1)), int(m.group(2))) if m else (info.get("usable_cpus", 1), 1)
+    return max(1, pus // max(1, sockets))
+
+
+def measure(args, heist, save):
+    """Calibrations and real runs, written to save/validation.json as they come."""
+    os.makedirs(save, exist_ok=True)
+    log = open(os.path.join(save, "commands.log"), "a")
+    info = run_json([heist, "info", "--json"], log)
+    data = {"info": {k: info.get(k) for k in ("version", "build_type", "compiler", "hardware_threads",
+                                              "usable_cpus", "topology")},
+            "cores_per_socket": args.cores_per_socket or cores_per_socket(info),
+            "repeat": args.repeat, "latency": args.latency, "apps": []}
+    for cpu in ("/proc/cpuinfo",):
+        if os.path.exists(cpu):
+            names = {line.split(":", 1)[1].strip() for line in open(cpu) if line.startswith("model name")}
+            data["info"]["cpu"] = sorted(names)
+
+    def dump():
+        with open(os.path.join(save, "validation.json"), "w") as f:
+            json.dump(data, f, indent=1)
+
+    rep = ["--repeat", str(args.repeat), "--no-spawn-probe", "--json"]
+    for app_text in args.apps:
+        app, *opts = app_text.split()
+        entry = {"app": app_text, "costs": f"{slug(app_text)}.costs.json", "real": {}}
+        data["apps"].append(entry)
+        costs = os.path.join(save, entry["costs"])
+        print(f"== {app_text}: calibrating", file=sys.stderr, flush=True)
+        run_json([heist, "sim", app, *opts, "--calibrate", "--calibrate-repeat", str(args.calibrate_repeat),
+                  "--calibrate-only", "--costs-out", costs, "--json"], log)
+        entry["seq"] = run_json([heist, "bench", app, *opts, "--seq", "--repeat", str(args.repeat), "--json"], log)
+        dump()
+        for w in args.workers:
+            entry["real"][f"{w}w"] = run_json([heist, "bench", app, *opts, "--workers", str(w), *rep], log)
+            dump()
+        for r in args.ranks:
+            entry["real"][f"{r}r"] = run_json([*args.mpirun.split(), "-n", str(r), heist, "bench", app, *opts,
+                                               "--workers", "1", *rep], log)
+            dump()
+        if args.compare_policy:
+            w = max(args.workers)
+            entry["real"][f"{w}w:{args.compare_policy}"] = run_json(
+                [heist, "bench", app, *opts, "--workers", str(w), "--policy", args.compare_policy, *rep], log)
+            dump()
+    return data
+
+
+def machine_flags(label, cps):
+    """heist sim flags for a measured shape: '8w' (one process) or '16r' (ranks x 1)."""
+    n = int(re.match(r"\d+", label).group(0))
+    flags = ["--nodes", "1", "--sockets", str(math.ceil(n / cps)), "--cores-per-socket", str(min(n, cps))]
+    if label.split(":")[0].endswith("r"):
+        flags += ["--ranks-per-node", str(n)]
+    if ":" in label:
+        flags += ["--policy", label.split(":", 1)[1]]
+    return flags
+
+
+def describe(label):
+    n = int(re.match(r"\d+", label).group(0))
+    shape = f"{n} worker{'s' if n > 1 else ''}" if label.split(":")[0].endswith("w") else f"{n} ranks x 1"
+    return shape + (f", {label.split(':', 1)[1]}" if ":" in label else "")
+
+
+def simulate(data, heist, folder, latency, log=None):
+    """Adds entry['sim'][label] (the simulated report) for every measured label."""
+    cps = data["cores_per_socket"]
+    for entry in data["apps"]:
+        app, *opts = entry["app"].split()
+        costs = os.path.join(folder, entry["costs"])
+        entry["calibration"] = json.load(open(costs))
+        entry["sim"] = {}
+        for label in entry["real"]:
+            print(f"== {entry['app']}: simulating {describe(label)}", file=sys.stderr, flush=True)
+            entry["sim"][label] = run_json([heist, "sim", app, *opts, "--costs", costs, *machine_flags(label, cps),
+                                            "--latency-us", latency, "--no-baseline", "--json"], log)
+
+
+def table(data):
+    """Markdown rows and the largest relative error of simulated time."""
+    lines = ["| app | machine | measured (s) | simulated (s) | error | speedup vs seq (measured / sim) "
+             "| efficiency vs seq (measured / sim) | efficiency vs 1 worker (measured / sim) |",
+             "|---|---|---|---|---|---|---|---|"]
+    worst = 0.0
+    for entry in data["apps"]:
+        tseq = entry["seq"]["time_s"]
+        cal = entry["calibration"]["measured"]
+        one = entry["sim"].get("1w", {}).get("time_s")
+        for label, real in entry["real"].items():
+            n = int(re.match(r"\d+", label).group(0))
+            measured, simulated = real["time_s"], entry["sim"][label]["time_s"]
+            err = (simulated - measured) / measured
+            worst = max(worst, abs(err))
+            policy = label.split(":", 1)[1] if ":" in label else None
+            if policy == "help-first":  # one worker of this policy: the calibration's own run
+                t1_real, t1_sim = cal["help_first"]["time_s"], None
+            else:
+                t1_real, t1_sim = entry["real"].get("1w", {}).get("time_s"), one
+            eff1 = (f"{t1_real / (n * measured):.2f}" if t1_real else "—") + " / " + \
+                   (f"{t1_sim / (n * simulated):.2f}" if t1_sim else "—")
+            lines.append(f"| {entry['app']} | {describe(label)} | {measured:.4f} | {simulated:.4f} | {err:+.1%} "
+                         f"| {tseq / measured:.2f} / {tseq / simulated:.2f} "
+                         f"| {tseq / (n * measured):.2f} / {tseq / (n * simulated):.2f} | {eff1} |")
+    return lines, worst
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build")
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--calibrate-repeat", type=int, default=0, help="runs per calibration (default: --repeat)")
+    ap.add_argument("--apps", nargs="+", default=APPS, help='app and its options, e.g. "uts --tree T1L"')
+    ap.add_argument("--workers", type=int_list, default=[1, 2], help="worker counts of one process, e.g. 1,2,4,8")
+    ap.add_argument("--ranks", type=int_list, default=[2], help="rank counts of 1 worker each under mpirun")
+    ap.add_argument("--compare-policy", default="", help="also this --policy on the largest worker count")
+    ap.add_argument("--cores-per-socket", type=int, default=0, help="the machine's (default: heist info's)")
     ap.add_argument("--latency", default="self=0.1,socket=0.2",
                     help="--latency-us for this machine (stealbench: ~0.2 us per blocking operation)")
-    ap.add_argument("--mpirun", default="mpirun --allow-run-as-root --oversubscribe")
+    ap.add_argument("--mpirun", default="mpirun --allow-run-as-root --oversubscribe --bind-to none")
+    ap.add_argument("--save", default="", help="keep calibrations and measurements in this folder")
+    ap.add_argument("--measure-only", action="store_true", help="measure and --save, simulate nothing")
+    ap.add_argument("--from", dest="source", default="", help="simulate what an earlier --save measured")
+    ap.add_argument("--markdown", default="", help="also write the table to this file")
+    ap.add_argument("--tolerance", type=float, default=0.20, help="largest acceptable relative error")
     args = ap.parse_args()
+    args.calibrate_repeat = args.calibrate_repeat or args.repeat
     heist = os.path.join(args.build, "cli", "heist")
-    rep = ["--repeat", str(args.repeat)]
-    rows = []
+    if args.measure_only and not args.save:
+        sys.exit("sim_validate: --measure-only needs --save DIR")
+    if 1 not in args.workers:
+        sys.exit("sim_validate: --workers must include 1 (the efficiency baseline)")
     with tempfile.TemporaryDirectory() as tmp:
-        for app, opts in APPS:
-            costs = os.path.join(tmp, f"{app}.json")
-            print(f"== {app} {' '.join(opts)}: calibrating", file=sys.stderr)
-            last_json([heist, "sim", app, *opts, "--calibrate", "--calibrate-repeat", str(args.repeat),
-                       "--costs-out", costs, "--no-baseline", "--cores-per-socket", "1", "--sockets", "1",
-                       "--nodes", "1", "--json"])
-            print(f"== {app}: real runs", file=sys.stderr)
-            real = {
-                "1 worker": last_json([heist, "bench", app, *opts, "--workers", "1", *rep, "--json"]),
-                "2 workers": last_json([heist, "bench", app, *opts, "--workers", "2", *rep, "--json"]),
-                "2 ranks x 1": last_json([*args.mpirun.split(), "-n", "2", heist, "bench", app, *opts,
-                                          "--workers", "1", *rep, "--json"]),
-            }
-            shapes = {
-                "1 worker": ["--cores-per-socket", "1"],
-                "2 workers": ["--cores-per-socket", "2"],
-                "2 ranks x 1": ["--cores-per-socket", "2", "--ranks-per-node", "2"],
-            }
-            for shape, machine in shapes.items():
-                sim = last_json([heist, "sim", app, *opts, "--costs", costs, "--sockets", "1", "--nodes", "1",
-                                 *machine, "--latency-us", args.latency, "--no-baseline", "--json"])
-                measured = real[shape]["time_s"]
-                rows.append((f"{app} {' '.join(opts)}", shape, measured, sim["time_s"],
-                             (sim["time_s"] - measured) / measured))
-    print("| app | machine | measured (s) | simulated (s) | error |")
-    print("|---|---|---|---|---|")
-    for app, shape, measured, simulated, err in rows:
-        print(f"| {app} | {shape} | {measured:.4f} | {simulated:.4f} | {err:+.1%} |")
-    worst = max(abs(r[4]) for r in rows)
-    print(f"\nlargest error: {worst:.1%}")
-    return 0 if worst <= 0.20 else 1
+        folder = args.source or args.save or tmp
+        if args.source:
+            data = json.load(open(os.path.join(folder, "validation.json")))
+        else:
+            data = measure(args, heist, folder)
+        if args.measure_only:
+            print(f"measured: {os.path.join(folder, 'validation.json')}")
+            return 0
+        latency = data.get("latency", args.latency) if args.source else args.latency
+        simulate(data, heist, folder, latency)
+    lines, worst = table(data)
+    lines.append(f"\nlargest error: {worst:.1%}")
+    text = "\n".join(lines)
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(text + "\n")
+    return 0 if worst <= args.tolerance else 1
 
 
 if __name__ == "__main__":
