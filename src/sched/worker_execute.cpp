@@ -50,7 +50,25 @@ void Executor::execute(std::byte* slot) {
   if (w.room < 0) w.queue_.grant(0);  // a new task, maybe under another policy: re-evaluate
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.level;
-  Frame child(w.ctx_, &w.current_frame(), h.ief.local<FinishScope>(), w.level);
+  // A task whose IEF belongs to another context (it was stolen, or its
+  // spawner's was) runs with a proxy finish of this worker as its IEF, as a
+  // foreign task does: its escaping asyncs, and theirs while they stay here,
+  // register with plain increments on this worker's own scope, and the
+  // shared one sees one completion, once the proxy has drained. Without it
+  // every async of a finish open on another worker is two read-modify-writes
+  // of that finish's counter, one cache line for all workers: 16 workers of
+  // UTS T1L under help-first ran at 2.3 us a task instead of 0.19.
+  // Continuation stealing keeps direct registration: its waits may suspend
+  // and resume elsewhere, and a proxy lives on the stack that ran the task.
+  FinishScope* ief = h.ief.local<FinishScope>();
+  FinishScope proxy;
+  const bool proxied = ief != nullptr && ief->owner != w.ctx_ && !w.conts_;
+  if (proxied) {
+    proxy.owner = w.ctx_;
+    proxy.policy = ief->policy;
+    ief = &proxy;
+  }
+  Frame child(w.ctx_, &w.current_frame(), ief, w.level);
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;
@@ -71,6 +89,12 @@ void Executor::execute(std::byte* slot) {
     }
   } catch (...) {
     w.sched_.record_exception(std::current_exception());
+  }
+  if (proxied) {
+    w.dispatch_.help_until([&] {
+      if (child.fence) w.queue_.flush_fence(child);
+      return child.joined_drained() && proxy.drained_for_owner();
+    });
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
