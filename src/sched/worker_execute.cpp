@@ -50,24 +50,14 @@ void Executor::execute(std::byte* slot) {
   if (w.room < 0) w.queue_.grant(0);  // a new task, maybe under another policy: re-evaluate
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.level;
-  // A task whose IEF belongs to another context (it was stolen, or its
-  // spawner's was) runs with a proxy finish of this worker as its IEF, as a
-  // foreign task does: its escaping asyncs, and theirs while they stay here,
-  // register with plain increments on this worker's own scope, and the
-  // shared one sees one completion, once the proxy has drained. Without it
-  // every async of a finish open on another worker is two read-modify-writes
-  // of that finish's counter, one cache line for all workers: 16 workers of
-  // UTS T1L under help-first ran at 2.3 us a task instead of 0.19.
-  // Continuation stealing keeps direct registration: its waits may suspend
-  // and resume elsewhere, and a proxy lives on the stack that ran the task.
+  // An async whose IEF this worker does not count locally (it was stolen,
+  // or its spawner ran elsewhere) runs under a proxy of that scope, which
+  // also counts the task itself (proxy_scope.hpp). Joined children keep
+  // their parent's IEF: they are waited for one by one.
   FinishScope* ief = h.ief.local<FinishScope>();
-  FinishScope proxy;
-  const bool proxied = ief != nullptr && ief->owner != w.ctx_ && !w.conts_;
-  if (proxied) {
-    proxy.owner = w.ctx_;
-    proxy.policy = ief->policy;
-    ief = &proxy;
-  }
+  FinishScope* completion = h.completion.local<FinishScope>();
+  if (ief != nullptr && ief == completion && !w.conts_ && !w.joins_.counts_locally(ief))
+    ief = completion = w.joins_.open_proxy(ief);
   Frame child(w.ctx_, &w.current_frame(), ief, w.level);
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
@@ -90,23 +80,18 @@ void Executor::execute(std::byte* slot) {
   } catch (...) {
     w.sched_.record_exception(std::current_exception());
   }
-  if (proxied) {
-    w.dispatch_.help_until([&] {
-      if (child.fence) w.queue_.flush_fence(child);
-      return child.joined_drained() && proxy.drained_for_owner();
-    });
-  }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
-  (w.conts_ ? Worker::resumed()->exec_ : *this).end_task(child, saved, h, traced_from);
+  (w.conts_ ? Worker::resumed()->exec_ : *this).end_task(child, saved, h, completion, traced_from);
 }
 
-void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, std::int64_t traced_from) {
+void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, FinishScope* completion,
+                        std::int64_t traced_from) {
   Worker& w = owner();
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
     if (w.conts_ && !child.fence && w.waits_by_suspending() && w.conts_->can_suspend()) {
       Worker& now = w.conts_->suspend_until_drained(child.join);
-      if (&now != &w) return now.exec_.end_task(child, saved, h, traced_from);
+      if (&now != &w) return now.exec_.end_task(child, saved, h, completion, traced_from);
     }
     w.joins_.wait_frame(child);
   }
@@ -117,7 +102,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   if (w.room < 0) w.queue_.grant(0);  // credits granted under the task's policy
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
-  w.joins_.complete(h.completion.local<FinishScope>());
+  w.joins_.complete(completion);
   if (w.remote_ != nullptr && --w.dispatch_.poll_countdown_ <= 0) w.dispatch_.poll_remote();
 }
 

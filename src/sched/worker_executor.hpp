@@ -38,7 +38,8 @@ class Executor {
 
  private:
   friend class Worker;
-  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, std::int64_t traced_from);
+  void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
+                std::int64_t traced_from);
   void execute_foreign(std::byte* slot);
   std::int64_t trace_begin();  // a traced task starts now: sample the queue
 

@@ -13,9 +13,11 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "heist/detail/abi.hpp"
 #include "sched/frame.hpp"
+#include "sched/proxy_scope.hpp"
 #include "sched/sync_node.hpp"
 
 namespace heist::sched {
@@ -46,6 +48,16 @@ class Joins {
 
   void complete(detail::FinishScope* scope) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
+  // Does this worker count `scope` with plain increments (it owns it, and
+  // it is not a sealed proxy)?
+  bool counts_locally(const detail::FinishScope* scope) const noexcept;
+  // A task whose IEF `ief` this worker does not count locally: the open
+  // proxy (proxy_scope.hpp) it runs under instead.
+  ProxyScope* open_proxy(detail::FinishScope* ief);
+  // Out of tasks: seal every open proxy (proxy_scope.hpp).
+  void seal_proxies() noexcept;
+  bool has_open_proxies() const noexcept { return !open_proxies_.empty(); }
+  void proxy_drained(detail::FinishScope* scope) noexcept;
   void wait_frame(Frame& frame);
   void enter_region() noexcept;
   void leave_region();
@@ -56,6 +68,7 @@ class Joins {
   const Worker& owner() const noexcept;
   detail::FinishScope root_scope_;
   Frame root_frame_;
+  std::vector<ProxyScope*> open_proxies_;  // opened by this worker, not sealed yet
 };
 
 }  // namespace heist::sched

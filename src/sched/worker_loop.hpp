@@ -45,6 +45,8 @@ void Dispatcher::help_until(Done&& done) {
       backoff.reset();
       continue;
     }
+    // Out of tasks: the proxies this worker opened may drain now.
+    if (w.joins_.has_open_proxies()) w.joins_.seal_proxies();
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
     set_searching(true);

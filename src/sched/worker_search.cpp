@@ -134,6 +134,7 @@ bool Dispatcher::execute_one() {
 std::uint32_t Dispatcher::steal_once() {
   if (owner().sched_.size() == 1) return 0;
   if (owner().at_top_level()) owner().joins_.enter_region();
+  if (owner().joins_.has_open_proxies()) owner().joins_.seal_proxies();  // as help_until: out of own tasks
   const std::uint32_t taken = try_steal();
   run_overflow();
   return taken;

@@ -26,22 +26,56 @@ using task::TaskHeader;
 
 Joins::Joins(int id) : root_frame_(id, nullptr, &root_scope_, 0) { root_scope_.owner = id; }
 
+bool Joins::counts_locally(const FinishScope* scope) const noexcept {
+  // `proxy` is read only when this worker owns the scope: owner-only then.
+  return scope->owner == owner().ctx_ && scope->proxy != kSealedProxy;
+}
+
 void Joins::enroll(FinishScope* scope) noexcept {
-  if (scope->owner == owner().ctx_) ++scope->local;
+  if (counts_locally(scope)) ++scope->local;
   // relaxed: the task is published to its executor through the deque
   // (release/acquire), so this increment precedes its decrement.
   else scope->remote.fetch_add(1, std::memory_order_relaxed);
 }
 
 void Joins::complete(FinishScope* scope) noexcept {
-  if (scope->owner == owner().ctx_) {
+  if (counts_locally(scope)) {
     --scope->local;
     return;
   }
   // release: the task's outputs happen before the owner's acquire sees 0.
   // acquire: the last completion of a scope with a suspended owner reads
-  // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp).
-  if (scope->remote.fetch_sub(1, std::memory_order_acq_rel) == FinishScope::kWaiting + 1) owner().conts_->wake(*scope);
+  // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp);
+  // of a sealed proxy, completes its parent (proxy_scope.hpp).
+  if (scope->remote.fetch_sub(1, std::memory_order_acq_rel) == FinishScope::kWaiting + 1) {
+    if (scope->proxy == kSealedProxy) proxy_drained(scope);
+    else owner().conts_->wake(*scope);
+  }
+}
+
+ProxyScope* Joins::open_proxy(FinishScope* ief) {
+  auto* proxy = new ProxyScope(owner().ctx_, ief);
+  open_proxies_.push_back(proxy);
+  return proxy;
+}
+
+void Joins::seal_proxies() noexcept {
+  for (ProxyScope* p : open_proxies_) {
+    p->proxy = kSealedProxy;
+    const std::int64_t folded = p->local + FinishScope::kWaiting;
+    p->local = 0;
+    // acq_rel: see proxy_scope.hpp (publishes the seal and the local tasks'
+    // results; follows the remote completions applied so far).
+    if (p->remote.fetch_add(folded, std::memory_order_acq_rel) + folded == FinishScope::kWaiting) proxy_drained(p);
+  }
+  open_proxies_.clear();
+}
+
+void Joins::proxy_drained(FinishScope* scope) noexcept {
+  auto* proxy = static_cast<ProxyScope*>(scope);
+  FinishScope* parent = proxy->parent;
+  delete proxy;
+  complete(parent);
 }
 
 // ---------------------------------------------------------------- joining

@@ -32,6 +32,7 @@ struct FinishScope {
 
   int owner = -1;           // execution context id (worker index for a thread's own stack)
   std::int8_t policy = -1;  // spawn policy of tasks whose IEF this is (SpawnPolicy); -1: the run's
+  std::uint8_t proxy = 0;   // kNotProxy, or a worker's stand-in for another's scope (sched/proxy_scope.hpp)
   std::int64_t local = 0;   // owner-only
   std::atomic<std::int64_t> remote{0};
   FinishScope* saved_ief = nullptr;  // owner-only: the finish this one nests in
