@@ -137,6 +137,49 @@ TEST_P(FinishAsync, FinishInsideTasksAtManyLevels) {
   EXPECT_EQ(errors.load(), 0);
 }
 
+TEST_P(FinishAsync, AsyncsSpawnedAfterAWaitStillHoldTheFinish) {
+  // An async run by a worker that does not own its finish runs under that
+  // worker's proxy of the finish (sched/proxy_scope.hpp). A wait inside it
+  // (here a nested finish) lets the worker run out of tasks and seal the
+  // proxy; asyncs the task spawns after the wait register with the sealed
+  // proxy and must still keep the outer finish open until they have run.
+  heist::Runtime rt(opts());
+  const std::size_t n = scaled(200, 20);
+  auto before = make_counters(n);
+  auto inner = make_counters(n);
+  auto after = make_counters(n);
+  const auto spin = [] {
+    volatile unsigned sink = 0;
+    for (unsigned k = 0; k < 20000; ++k) sink = sink + k;
+  };
+  for (int rep = 0; rep < 3; ++rep) {
+    heist::finish([&] {
+      for (std::size_t i = 0; i < n; ++i)
+        heist::async([&, i] {
+          heist::async([&before, i] { before[i].fetch_add(1, std::memory_order_relaxed); });
+          heist::finish([&, i] {  // thieves take some of these while this task waits
+            for (int k = 0; k < 8; ++k)
+              heist::async([&, i] {
+                spin();
+                inner[i].fetch_add(1, std::memory_order_relaxed);
+              });
+          });
+          heist::async([&, i] {
+            spin();
+            after[i].fetch_add(1, std::memory_order_relaxed);
+          });
+        });
+    });
+    // Every async, the ones spawned after the nested finish included, ran
+    // exactly once before the outer finish returned.
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(before[i].exchange(0), 1) << "before " << i << ", round " << rep;
+      ASSERT_EQ(inner[i].exchange(0), 8) << "inner " << i << ", round " << rep;
+      ASSERT_EQ(after[i].exchange(0), 1) << "after " << i << ", round " << rep;
+    }
+  }
+}
+
 TEST_P(FinishAsync, WorkerIdentityInsideTasks) {
   heist::Runtime rt(opts());
   EXPECT_EQ(heist::worker_id(), 0);
