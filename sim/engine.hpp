@@ -521,6 +521,7 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   // (heist sim refuses work-first and adaptive), so no expose answer.
   const SpawnPolicy kind = policy::SpawnDriver::effective_kind(spawn_policy_, false, w.remote_asked);
   const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock);
+  if (step.release) w.deque.release();
   const policy::SpawnAction action = step.action;
   if (action == policy::SpawnAction::run_inline) {
     w.credits = step.credits;

@@ -43,6 +43,7 @@ struct SpawnRecord {
   double now;
   SpawnAction action;
   std::int64_t credits;
+  bool release;
 };
 // SearchDriver::next
 struct StepRecord {

@@ -21,7 +21,7 @@ std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
 }
 
 void SpawnDriver::record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step) {
-  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits});
+  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits, step.release});
 }
 
 }  // namespace heist::policy

@@ -26,6 +26,14 @@ namespace heist::policy {
 struct SpawnStep {
   SpawnAction action = SpawnAction::queue;
   std::int64_t credits = 0;  // run_inline: further spawns the fast path may inline
+  // A thief asked, this spawn runs inline, and tasks queued earlier are
+  // still private: publish (half of) them now. Without it a worker whose
+  // bounded queue is full runs inline and never pushes or pops, so the
+  // tasks it queued stay private for as long as its inline work lasts (UTS
+  // T3L with --queue-demand off ran serially on 16 cores: 0 steals). A
+  // spawn that queues answers the request itself (queue_public, or the
+  // push's release).
+  bool release = false;
 };
 
 class SpawnDriver {
@@ -49,7 +57,8 @@ class SpawnDriver {
   // Inline: the runtime's spawn slow path runs it once per queued task or
   // credit grant (millions of times a second).
   SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
-    SpawnStep step{decider_.decide(kind, facts), 0};
+    SpawnStep step{decider_.decide(kind, facts), 0, false};
+    step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;
     if (step.action == SpawnAction::run_inline)
       step.credits = paced_run ? paced(decider_.inline_credits(), now_ns) : decider_.inline_credits();
     if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);

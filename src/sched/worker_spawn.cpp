@@ -115,6 +115,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
     facts.many_workers = w.sched_.size() > 1;
   }
   const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
+  if (step.release) deque_.release();
   const policy::SpawnAction action = step.action;
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = true; break;

@@ -98,6 +98,7 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
       const heist::policy::SpawnStep step = spawn.decide(r->kind, r->facts, r->paced, r->now);
       EXPECT_EQ(static_cast<int>(step.action), static_cast<int>(r->action)) << at;
       EXPECT_EQ(step.credits, r->credits) << at;
+      EXPECT_EQ(step.release, r->release) << at;
       ++n.spawns;
     } else if (const auto* r = std::get_if<StepRecord>(&d)) {
       const SearchStep step = search.next(r->remote_ok);

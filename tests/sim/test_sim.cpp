@@ -215,6 +215,27 @@ TEST(SimBalance, ALoopOfLongSpawnsSplitsEvenlyBetweenTwoRanks) {
   }
 }
 
+// Bounded without demand: the queue fills with the root's first children,
+// then the owner runs the rest inline and never pushes or pops. Thieves'
+// requests must still get those private tasks (SpawnStep::release); before,
+// the binomial tree ran on one worker of four (UTS T3L on the 16-core
+// machine: 0 steals, as serial).
+TEST(SimBalance, AFullBoundedQueueStillFeedsThieves) {
+  SimConfig c = config(4, 1, 1, 1, heist::StealProtocolKind::sws);
+  c.options.queue_demand = false;
+  c.options.queue_bound = 8;
+  const SimResult r = heist::sim::simulate(uts_tree(kSmallBin), c);
+  EXPECT_EQ(r.tasks, 58301u);
+  SimConfig one_off = config(1, 1, 1, 1, heist::StealProtocolKind::sws);
+  one_off.options.queue_demand = false;
+  one_off.options.queue_bound = 8;
+  const SimResult t1 = heist::sim::simulate(uts_tree(kSmallBin), one_off);
+  std::uint64_t steals = 0;
+  for (const auto& level : r.thread_steals) steals += level.steals;
+  EXPECT_GT(steals, 0u);
+  EXPECT_LT(r.time_s, t1.time_s / 2);  // four workers: at least twice as fast as one
+}
+
 TEST(SimMachine, HopsAndValidation) {
   const heist::sim::Machine m(MachineSpec{4, 2, 3, 2});
   EXPECT_EQ(m.workers(), 24);

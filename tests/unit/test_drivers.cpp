@@ -22,6 +22,7 @@ using heist::policy::SearchStep;
 using heist::policy::SpawnAction;
 using heist::policy::SpawnDriver;
 using heist::policy::SpawnFacts;
+using heist::policy::SpawnStep;
 using heist::policy::Topology;
 
 // 16 places: 2 per core, 2 cores per socket... 4 per rank, 2 ranks per node, 2 nodes.
@@ -149,6 +150,35 @@ TEST(SpawnDriver, SpawnsFurtherApartThanThePollPeriodGetNoCredits) {
     now += 1'000;  // 1 us: under half the period
     EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, want);
   }
+}
+
+// A thief's request publishes the private tasks queued earlier, even when
+// this spawn runs inline (a full bounded queue never pushes or pops while
+// the owner runs inline, so nothing else would).
+TEST(SpawnDriver, AThiefAskingReleasesPrivateTasks) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;
+  o.queue_demand = false;
+  o.queue_bound = 4;
+  SpawnDriver d(o);
+  SpawnFacts f;
+  f.queued = 4;
+  f.held = 6;  // the bound is reached: inline
+  f.public_tasks = 0;
+  f.thief_asked = true;
+  SpawnStep step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  EXPECT_EQ(step.action, SpawnAction::run_inline);
+  EXPECT_TRUE(step.release);
+  f.thief_asked = false;  // nobody asked: the tasks stay private
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).release);
+  f.thief_asked = true;
+  f.public_tasks = 4;  // all public already: nothing to release
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).release);
+  f.public_tasks = 0;
+  f.held = 2;  // room in the queue: this spawn queues, and its push answers the request
+  step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  EXPECT_EQ(step.action, SpawnAction::queue);
+  EXPECT_FALSE(step.release);
 }
 
 TEST(SpawnDriver, ContinuationStealingQueuesOnAPinnedStackOrAfterARemoteRequest) {
