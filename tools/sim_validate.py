@@ -28,6 +28,7 @@ import json
 import math
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -82,7 +83,7 @@ def measure(args, heist, save):
 
     rep = ["--repeat", str(args.repeat), "--no-spawn-probe", "--json"]
     for app_text in args.apps:
-        app, *opts = app_text.split()
+        app, *opts = shlex.split(app_text)
         entry = {"app": app_text, "costs": f"{slug(app_text)}.costs.json", "real": {}}
         data["apps"].append(entry)
         costs = os.path.join(save, entry["costs"])
@@ -127,7 +128,7 @@ def simulate(data, heist, folder, latency, log=None):
     """Adds entry['sim'][label] (the simulated report) for every measured label."""
     cps = data["cores_per_socket"]
     for entry in data["apps"]:
-        app, *opts = entry["app"].split()
+        app, *opts = shlex.split(entry["app"])
         costs = os.path.join(folder, entry["costs"])
         entry["calibration"] = json.load(open(costs))
         entry["sim"] = {}
