@@ -45,6 +45,20 @@ void Dispatcher::help_until(Done&& done) {
       backoff.reset();
       continue;
     }
+    // Tasks another rank delivered (a poll after a spawn or a task, a push,
+    // an answered request) while the deque was at its maximum wait in the
+    // overflow list: run them before anything else. Only a successful steal
+    // or reclaim used to run them, so a worker whose deque then emptied
+    // could wait for them forever (2 ranks, --deque-max-tasks 2: the soak's
+    // seed 1843661751 hung 11 runs in 12).
+    if (!w.queue_.overflow_.empty()) {
+      if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
+      searching_since = 0;
+      set_searching(false);
+      run_overflow();
+      backoff.reset();
+      continue;
+    }
     // Out of tasks: the proxies this worker opened may drain now.
     if (w.joins_.has_open_proxies()) w.joins_.seal_proxies();
     const std::int64_t attempt_start = platform::now_ns();
