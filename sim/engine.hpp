@@ -78,13 +78,25 @@ class Engine {
   SimResult run();
 
  private:
-  using Task = typename W::Task;
   using Cursor = typename W::Cursor;
+
+  // A task as the deques and windows hold it: the workload's task and what
+  // the runtime's TaskHeader says of its generation (task_slot.hpp).
+  struct Task {
+    typename W::Task node;
+    int spawner = -1;         // worker that queued it (TaskHeader::spawner)
+    std::uint32_t levels = 0; // generations below a stolen task (TaskHeader::levels)
+  };
 
   struct Frame {
     Cursor cursor;
     std::uint64_t start_head;  // deque head when the task began: its queued children lie above
     bool queued;               // came through the deque (counts in `depth`)
+    std::uint32_t levels;      // SpawnFacts::levels of its spawns
+    // The runtime keeps a sched::Frame for it: a queued task, or an inline
+    // one that queued a joined child. An inline task without one reads (and
+    // a reroot resets) the levels of the nearest frame below it.
+    bool has_frame;
   };
 
   // What a worker's pending event is.
@@ -299,7 +311,7 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, con
     : id(id_),
       rank(rank_),
       deque(c.options.deque_max_tasks),
-      spawn_driver(c.options),
+      spawn_driver(c.options, c.machine.workers()),
       poll_countdown(c.options.poll_interval),
       search(c.options, topology, setup),
       remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
@@ -355,7 +367,7 @@ SimResult Engine<W>::run() {
   // The root task is queued on worker 0 (rank 0 runs Runtime::root); every
   // other worker starts searching at time 0.
   Worker& first = workers_[0];
-  first.deque.push(wl_.root());
+  first.deque.push(Task{wl_.root()});
   outstanding_ = 1;
   schedule(first, Step::busy, 0.0);
   busy_min_ = 0.0;
@@ -448,7 +460,7 @@ void Engine<W>::run_busy(Worker& w, double bound) {
     }
     Frame& f = w.stack.back();
     Task child;
-    if (wl_.next(f.cursor, child)) {
+    if (wl_.next(f.cursor, child.node)) {
       spawn(w, child);
       continue;
     }
@@ -470,7 +482,7 @@ void Engine<W>::run_busy(Worker& w, double bound) {
 template <class W>
 void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   Work work;
-  Cursor cursor = wl_.open(t, work);
+  Cursor cursor = wl_.open(t.node, work);
   const double cost = (queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
                       static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns;
   ++w.executed;
@@ -488,7 +500,11 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   if (W::empty(cursor)) {
     --outstanding_;  // the task is done
   } else {
-    w.stack.push_back({cursor, w.deque.head(), queued});  // outstanding: the task became a frame
+    // Executor::execute: a queued task of this worker's keeps its generation,
+    // any other (stolen, pushed) starts at 0; an inline one inherits.
+    const std::uint32_t levels = queued ? (t.spawner == w.id ? t.levels : 0)
+                                        : (w.stack.empty() ? 0 : w.stack.back().levels);
+    w.stack.push_back({cursor, w.deque.head(), queued, levels, queued});  // outstanding: the task became a frame
     if (queued) ++w.depth;
   }
   if (queued && multi_rank_ && --w.poll_countdown <= 0) poll(w);
@@ -511,6 +527,7 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   facts.held = facts.queued + static_cast<std::size_t>(w.depth);
   facts.public_tasks = w.deque.public_size();
   facts.inline_frames = static_cast<unsigned>(w.stack.size());
+  facts.levels = w.stack.back().levels;
   if (spawn_policy_ == SpawnPolicy::bounded)
     facts.idle_workers = static_cast<unsigned>(searching_in_rank_[static_cast<std::size_t>(w.rank)]);
   if (w.work_wanted) {
@@ -523,6 +540,11 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock);
   if (step.release) w.deque.release();
   const policy::SpawnAction action = step.action;
+  if (step.reroot) {  // the runtime resets its current frame: the nearest one that exists
+    std::size_t i = w.stack.size() - 1;
+    while (i > 0 && !w.stack[i].has_frame) --i;
+    for (; i < w.stack.size(); ++i) w.stack[i].levels = 0;
+  }
   if (action == policy::SpawnAction::run_inline) {
     w.credits = step.credits;
     begin(w, child, false);
@@ -532,7 +554,9 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  w.deque.push(child);
+  Task queued{child.node, w.id, facts.levels + 1};
+  if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
+  w.deque.push(queued);
   if (action == policy::SpawnAction::queue_public) w.deque.release();
   ++w.queued_spawns;
   w.max_queue = std::max<std::uint64_t>(w.max_queue, w.deque.size());

@@ -156,6 +156,8 @@ struct Options {
   SpawnPolicy policy = SpawnPolicy::bounded;
   int queue_bound = 40;  // bounded: tasks a worker holds (queued or running) before it inlines
   bool queue_demand = true;  // bounded: also inline while no worker needs the task (see SpawnPolicy)
+  int queued_levels = -1;    // bounded + demand: spawns of the first this-many task generations below a stolen
+                             // (or root) task are queued, not inlined; -1 = from the run's workers (SpawnPolicy)
   ChunkSpec chunk = ChunkSpec::runtime_default();  // tasks a thief takes, by level (processes and nodes included)
   VictimSpec victim{};   // which victim a thief tries next
   int slaw_stack_frames = 64;  // SLAW S: inline frames after which spawns queue again

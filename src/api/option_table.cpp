@@ -84,6 +84,13 @@ const OptionSpec kTable[] = {
        else if (v == "off" || v == "0" || v == "false") o.queue_demand = false;
        else throw OptionError("--queue-demand: '" + v + "' is not on or off");
      }, kSimulated},
+    {"queued_levels", "HEIST_QUEUED_LEVELS", "--queued-levels",
+     "bounded with --queue-demand on: spawns of the first N task generations below a stolen (or the root) task are "
+     "queued, not run inline, so thieves find shallow work (N, or auto: 0 for 2 workers, 1 + log4 of the run's workers)",
+     [](const Options& o) { return o.queued_levels < 0 ? std::string("auto") : std::to_string(o.queued_levels); },
+     [](Options& o, const std::string& v) {
+       o.queued_levels = v == "auto" ? -1 : parse_int(v, 0, 64, "--queued-levels");
+     }, kSimulated},
     {"chunk", "HEIST_CHUNK", "--chunk",
      "tasks per steal, at every level: K, half, or hcs[:K] (K inside a node, half across nodes) with "
      "LEVEL=K|half overrides, e.g. hcs:2,node=half",
@@ -343,8 +350,9 @@ void Options::validate() const {
   const auto unused = [](const char* flags, const char* applies_to) {
     throw OptionError(std::string(flags) + " applies only to " + applies_to + "; remove it or choose that");
   };
-  if (policy != SpawnPolicy::bounded && (queue_bound != d.queue_bound || queue_demand != d.queue_demand))
-    unused("--queue-bound / --queue-demand", "--policy bounded");
+  if (policy != SpawnPolicy::bounded && (queue_bound != d.queue_bound || queue_demand != d.queue_demand ||
+                                         queued_levels != d.queued_levels))
+    unused("--queue-bound / --queue-demand / --queued-levels", "--policy bounded");
   if (policy != SpawnPolicy::slaw && (slaw_stack_frames != d.slaw_stack_frames ||
                                       slaw_queue_tasks != d.slaw_queue_tasks || slaw_interval != d.slaw_interval))
     unused("--slaw-s / --slaw-f / --slaw-int", "--policy slaw");

@@ -44,6 +44,7 @@ struct SpawnRecord {
   SpawnAction action;
   std::int64_t credits;
   bool release;
+  bool reroot;
 };
 // SearchDriver::next
 struct StepRecord {

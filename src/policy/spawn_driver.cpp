@@ -4,8 +4,8 @@
 
 namespace heist::policy {
 
-SpawnDriver::SpawnDriver(const Options& o) noexcept
-    : decider_(o), period_ns_(static_cast<double>(o.poll_period_us) * 1000.0) {}
+SpawnDriver::SpawnDriver(const Options& o, int run_workers) noexcept
+    : decider_(o, run_workers), period_ns_(static_cast<double>(o.poll_period_us) * 1000.0) {}
 
 std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
   const double since = now_ns - last_grant_ns_;
@@ -21,7 +21,7 @@ std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
 }
 
 void SpawnDriver::record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step) {
-  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits, step.release});
+  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits, step.release, step.reroot});
 }
 
 }  // namespace heist::policy

@@ -34,11 +34,18 @@ struct SpawnStep {
   // spawn that queues answers the request itself (queue_public, or the
   // push's release).
   bool release = false;
+  // The spawning task's generations count from 0 again (its frame's
+  // SpawnFacts::levels): a thief asked, nothing private was left to give,
+  // so what this worker holds lies in its inline frames; the task's next
+  // --queued-levels generations are queued instead (SpawnDecider).
+  bool reroot = false;
 };
 
 class SpawnDriver {
  public:
-  explicit SpawnDriver(const Options& o) noexcept;
+  // run_workers: workers of the whole run, every process's (sizes what
+  // --public-levels auto keeps public).
+  SpawnDriver(const Options& o, int run_workers) noexcept;
 
   // The policy that decides this spawn, from the one in force. A thread's
   // own stack never migrates, so it cannot expose a continuation: under
@@ -57,8 +64,9 @@ class SpawnDriver {
   // Inline: the runtime's spawn slow path runs it once per queued task or
   // credit grant (millions of times a second).
   SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
-    SpawnStep step{decider_.decide(kind, facts), 0, false};
+    SpawnStep step{decider_.decide(kind, facts), 0, false, false};
     step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;
+    step.reroot = decider_.reroot();
     if (step.action == SpawnAction::run_inline)
       step.credits = paced_run ? paced(decider_.inline_credits(), now_ns) : decider_.inline_credits();
     if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);
@@ -66,6 +74,9 @@ class SpawnDriver {
   }
 
   bool slaw_help_first() const noexcept { return decider_.slaw_help_first(); }
+  // Every process's workers are known (between processes): sizes --queued-levels auto.
+  void size_run(int run_workers) noexcept { decider_.size_run(run_workers); }
+  unsigned queued_levels() const noexcept { return decider_.queued_levels(); }
   void record_to(DecisionLog* log) noexcept { log_ = log; }
 
  private:

@@ -17,7 +17,17 @@
 //    publishes that task at once. Keeping one public task is right for one
 //    thief and starves fifteen: at the start of a run on 16 cores the
 //    root's first spawns must reach every idle worker, and they are the
-//    shallowest, largest tasks there will be;
+//    shallowest, largest tasks there will be. Lazy creation exposes only
+//    what the deepest inline frame spawns: a spawn loop suspended under an
+//    inline child is not stealable, so on 16 cores UTS T1L's big shallow
+//    subtrees stayed with one worker while thieves took tiny deep tasks
+//    (efficiency 0.37 measured). So with more than two workers the first
+//    `queued_levels` task generations below every stolen (or root) task
+//    are queued — privately, released on request — whatever the bound
+//    (SpawnFacts::levels; Options::queued_levels), and a worker asked for
+//    work with nothing private left counts its current task as a new top
+//    (SpawnStep::reroot): the work it holds in inline frames then reaches
+//    thieves a generation at a time;
 //  * slaw: SLAW's adaptive switch with inline children: from help-first to
 //    inline once F tasks are queued, back to help-first once S frames are
 //    active on the stack; the mode is re-evaluated every INT spawns only;
@@ -49,6 +59,8 @@ struct SpawnFacts {
   std::size_t public_tasks = 0;  // of those, how many thieves can take now
   unsigned inline_frames = 0;    // task bodies nested on the current stack (SLAW's S)
   unsigned depth = 0;            // inline depth of the spawning task (work-first's expose_depth)
+  unsigned levels = 0;           // task generations between the spawning task and the stolen (or root) task it
+                                 // descends from: queued generations count, inline children inherit their parent's
   bool thief_asked = false;      // a thief found nothing (or took the last task) since the last decision
   unsigned idle_workers = 0;     // workers of this process looking for work (a hint: read without ordering)
   bool can_expose = false;       // the child may run on a fresh fiber with the continuation exposed
@@ -69,18 +81,40 @@ class SpawnDecider {
   // Spawns queued after a thief asks: one for the asker, the rest so the
   // next request finds work at once.
   static constexpr int kAskedTasks = 4;
+  // Top-level tasks a worker may hold past the bound (see bounded()).
+  static constexpr std::size_t kTopLevelHeld = 4096;
 
-  explicit SpawnDecider(const Options& o) noexcept
+  // --queued-levels auto: none for two workers (one thief: the demand rule
+  // is enough), then one more level for every factor of 4 in the run's
+  // workers: 1 level for 3, 2 for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096.
+  static unsigned auto_queued_levels(int run_workers) noexcept {
+    if (run_workers <= 2) return 0;
+    unsigned levels = 1;
+    for (int w = run_workers; w >= 4; w /= 4) ++levels;
+    return levels;
+  }
+
+  SpawnDecider(const Options& o, int run_workers) noexcept
       : bound_(static_cast<std::size_t>(o.queue_bound)),
         demand_(o.queue_demand),
+        configured_levels_(o.queued_levels),
         slaw_s_(static_cast<unsigned>(o.slaw_stack_frames)),
         slaw_f_(static_cast<std::size_t>(o.slaw_queue_tasks)),
         slaw_int_(static_cast<unsigned>(o.slaw_interval)),
-        expose_depth_(static_cast<unsigned>(o.expose_depth)) {}
+        expose_depth_(static_cast<unsigned>(o.expose_depth)) {
+    size_run(run_workers);
+  }
+
+  // The run's size is known (every process's workers): sizes --queued-levels auto.
+  void size_run(int run_workers) noexcept {
+    queued_levels_ = configured_levels_ >= 0 ? static_cast<unsigned>(configured_levels_) : auto_queued_levels(run_workers);
+  }
+  unsigned queued_levels() const noexcept { return queued_levels_; }
 
   SpawnAction decide(SpawnPolicy kind, const SpawnFacts& f) noexcept {
     if (f.thief_asked) asked_ = kAskedTasks;
     credits_ = 0;
+    reroot_ = false;
     const bool stack_room = f.inline_budget > 0;
     switch (kind) {
       case SpawnPolicy::help_first: return SpawnAction::queue;
@@ -118,6 +152,9 @@ class SpawnDecider {
   std::int64_t inline_credits() const noexcept { return credits_; }
 
   bool slaw_help_first() const noexcept { return slaw_help_first_; }
+  // The last decision asks the caller to count the spawning task's
+  // generations from 0 again (bounded with --queued-levels).
+  bool reroot() const noexcept { return reroot_; }
 
  private:
   static constexpr std::int64_t kInlineCredits = std::int64_t{1} << 40;
@@ -131,6 +168,19 @@ class SpawnDecider {
   }
 
   SpawnAction bounded(const SpawnFacts& f) noexcept {
+    // The top levels below a stolen task are queued whatever the bound (up
+    // to kTopLevelHeld): its continuation cannot be stolen while a child
+    // runs inline, so a loop of spawns that inlines past the bound hides
+    // every later, shallower child behind the first one's subtree.
+    if (demand_ && queued_levels_ > 0) {
+      // A thief asked and nothing private is left to publish: the work
+      // this worker holds is in its inline frames, out of reach. The
+      // spawning task becomes a new top, so its next generations are
+      // queued for thieves (UTS T2L on 16 cores: one worker ran half the
+      // tree alone without this).
+      reroot_ = f.thief_asked && f.queued == f.public_tasks;
+      if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld)) return SpawnAction::queue;
+    }
     if (f.held >= bound_) return SpawnAction::run_inline;
     if (!demand_) return SpawnAction::queue;
     if (asked_ > 0) {
@@ -154,6 +204,8 @@ class SpawnDecider {
 
   std::size_t bound_;
   bool demand_;
+  int configured_levels_;  // Options::queued_levels (-1: auto)
+  unsigned queued_levels_ = 0;
   unsigned slaw_s_;
   std::size_t slaw_f_;
   unsigned slaw_int_;
@@ -162,6 +214,7 @@ class SpawnDecider {
   bool slaw_help_first_ = true;
   int asked_ = 0;  // spawns still to queue because a thief asked
   std::int64_t credits_ = 0;
+  bool reroot_ = false;   // the last decision made the spawning task a new top (SpawnStep::reroot)
 };
 
 }  // namespace heist::policy

@@ -14,7 +14,7 @@ namespace heist::sched {
 
 struct Frame : detail::FrameCore {
   Frame(int owner, Frame* parent_frame, detail::FinishScope* enclosing, int task_level) noexcept
-      : parent(parent_frame), ief(enclosing) {
+      : parent(parent_frame), ief(enclosing), levels(parent_frame != nullptr ? parent_frame->levels : 0) {
     join.owner = owner;
     level = task_level;
   }
@@ -31,6 +31,10 @@ struct Frame : detail::FrameCore {
 
   Frame* parent;
   detail::FinishScope* ief;
+  // Generations below the nearest stolen (or root) task: what its spawns
+  // tell the spawn policy (SpawnFacts::levels). A queued task's frame takes
+  // it from the task header; inline tasks and finish bodies inherit it.
+  std::uint32_t levels;
   std::unique_ptr<FenceState> fence;  // created by the first fence()
 };
 

@@ -59,6 +59,7 @@ void Executor::execute(std::byte* slot) {
   if (ief != nullptr && ief == completion && !w.conts_ && !w.joins_.counts_locally(ief))
     ief = completion = w.joins_.open_proxy(ief);
   Frame child(w.ctx_, &w.current_frame(), ief, w.level);
+  child.levels = h.spawner == static_cast<std::uint32_t>(w.id_) ? h.levels : 0;  // else it moved: a new top
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;
@@ -122,6 +123,7 @@ void Executor::execute_foreign(std::byte* slot) {
   FinishScope proxy;
   proxy.owner = w.ctx_;
   Frame child(w.ctx_, &w.current_frame(), &proxy, w.level);
+  child.levels = 0;  // it moved here: a new top
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;

@@ -27,7 +27,7 @@ using task::TaskHeader;
 
 WorkerQueue::WorkerQueue(const Options& options, std::size_t stride)
     : deque_(stride, options.deque_initial_tasks, options.deque_max_tasks),
-      spawn_(options),
+      spawn_(options, options.workers),
       input_capacity_(options.task_input_bytes) {}
 
 void WorkerQueue::check_task(std::uint32_t fn, std::size_t in_size) const {
@@ -104,6 +104,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   facts.public_tasks = deque_.public_size();
   facts.inline_frames = static_cast<unsigned>(w.level - w.base_level_);
   facts.depth = static_cast<unsigned>(w.level);
+  facts.levels = w.current_frame().levels;
   if (kind == SpawnPolicy::bounded) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
   if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
   if (w.work_wanted.load(std::memory_order_relaxed)) {
@@ -116,6 +117,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   }
   const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
   if (step.release) deque_.release();
+  if (step.reroot) w.current_frame().levels = 0;
   const policy::SpawnAction action = step.action;
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = true; break;
@@ -168,6 +170,8 @@ void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, 
   TaskHeader* h = task::header(slot);
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
+  h->spawner = static_cast<std::uint32_t>(w.id_);
+  h->levels = f.levels + 1;
   w.joins_.enroll(target);
   ++deferred_;
   if (held || (join == detail::Join::joined && f.fence && f.fence->must_hold())) {
@@ -263,6 +267,8 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   FinishScope* target = f.join_target();
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
+  h->spawner = static_cast<std::uint32_t>(w.id_);
+  h->levels = f.levels + 1;
   w.joins_.enroll(target);
   ++deferred_;
   // One count per dependency plus one held by this call, so the task cannot

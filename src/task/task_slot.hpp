@@ -25,6 +25,8 @@ inline constexpr std::uint32_t kClosureFn = 0xFFFFFFFFu;
 // kLocalOnly; its payload names the fiber. It only moves between the
 // workers of its process.
 inline constexpr std::uint32_t kContinuationFn = 0xFFFFFFFEu;
+// TaskHeader::spawner of a task no worker queued (a region's body, a C API task).
+inline constexpr std::uint32_t kNoSpawner = 0xFFFFFFFFu;
 
 enum TaskFlags : std::uint16_t {
   kLocalOnly = 1u << 0,   // captures process-local memory: may not migrate
@@ -41,7 +43,12 @@ struct alignas(16) TaskHeader {
   GlobalRef ief;            // immediately enclosing finish: where its asyncs register
   GlobalRef out;            // output buffer, or null
   GlobalRef sync;           // SyncNode signalled at completion (task handles), or null
-  std::uint64_t reserved;   // keeps the payload 16-byte aligned
+  // The task's generation (policy::SpawnFacts::levels): `levels` counts
+  // queued generations below the nearest task that moved to another worker
+  // (or the root); it holds only where `spawner`, the queuing worker's index
+  // in its process, runs the task: any other worker starts it at 0.
+  std::uint32_t spawner;
+  std::uint32_t levels;
 };
 static_assert(sizeof(TaskHeader) == 48);
 
@@ -75,7 +82,8 @@ inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_
   h->ief = GlobalRef();
   h->out = out;
   h->sync = sync;
-  h->reserved = 0;
+  h->spawner = kNoSpawner;
+  h->levels = 0;
   if (in != nullptr) std::memcpy(payload(slot), in, in_size);
   return h;
 }

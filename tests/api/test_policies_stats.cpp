@@ -262,6 +262,25 @@ TEST(BoundedQueue, OnDemandQueuesOnlyWhenThePrivateQueueIsEmpty) {
   EXPECT_LE(t.max_queue, 1u);
 }
 
+TEST(BoundedQueue, TheTopLevelsBelowTheRootAreQueuedPastTheBound) {
+  // One worker, bound 1: every spawn would run inline, but the first
+  // --queued-levels generations below the root are queued: the root's
+  // child (generation 1), then its two children (generation 2) — counted
+  // through the task headers, since each queued task runs from the deque.
+  for (const int levels : {1, 2, 3}) {
+    heist::Options o = heist_test::options(1, SpawnPolicy::bounded);
+    o.queue_bound = 1;
+    o.queued_levels = levels;
+    heist::Runtime rt(o);
+    heist::spawn(tree_task, 12);
+    heist::wait();
+    const heist::WorkerStats t = rt.stats().total();
+    const std::uint64_t queued = (std::uint64_t{1} << levels) - 1;  // 1 + 2 + ... + 2^(levels-1)
+    EXPECT_EQ(t.tasks_executed, tree_tasks(12)) << levels;
+    EXPECT_EQ(t.tasks_inlined, tree_tasks(12) - queued) << levels;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Workers, BoundedQueue, ::testing::Values(1, 2, 4));
 
 TEST(HelpFirst, QueuesEverySpawnWithOneWorker) {

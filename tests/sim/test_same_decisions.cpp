@@ -99,6 +99,7 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
       EXPECT_EQ(static_cast<int>(step.action), static_cast<int>(r->action)) << at;
       EXPECT_EQ(step.credits, r->credits) << at;
       EXPECT_EQ(step.release, r->release) << at;
+      EXPECT_EQ(step.reroot, r->reroot) << at;
       ++n.spawns;
     } else if (const auto* r = std::get_if<StepRecord>(&d)) {
       const SearchStep step = search.next(r->remote_ok);
@@ -184,7 +185,7 @@ TEST_P(SameDecisions, RuntimeDecisionsReplayOnTheSimulatorsDrivers) {
   const heist::policy::Topology topology = heist::sim::topology_of(machine);
   Replayed total;
   for (int i = 0; i < s.workers; ++i) {
-    SpawnDriver spawn(config.options);
+    SpawnDriver spawn(config.options, machine.workers());
     SearchDriver search(config.options, topology, heist::sim::search_setup(machine, i));
     const Replayed n = replay(logs[static_cast<std::size_t>(i)], spawn, search, "runtime worker " + std::to_string(i));
     total.spawns += n.spawns;

@@ -236,6 +236,30 @@ TEST(SimBalance, AFullBoundedQueueStillFeedsThieves) {
   EXPECT_LT(r.time_s, t1.time_s / 2);  // four workers: at least twice as fast as one
 }
 
+// Lazy task creation exposes only what the deepest inline frame spawns: on
+// 16 cores a T1-shaped tree's big shallow subtrees stayed with the workers
+// that inlined them while thieves stole tiny deep tasks one by one (UTS
+// T1L: efficiency 0.37 measured on 16 real cores). --queued-levels auto
+// (3 generations below every stolen task on 16 workers) queues the shallow
+// work where thieves find it.
+TEST(SimBalance, TheTopLevelsOfStolenSubtreesFeedSixteenWorkers) {
+  const char* const tree = "-t 1 -a 3 -d 8 -b 4 -r 19";
+  const heist::uts::UtsCounts expected = heist::uts::uts_count_sequential(heist::uts::parse_uts_args(tree));
+  const auto run = [&](int levels) {
+    SimConfig c = config(8, 2, 1, 1, heist::StealProtocolKind::sws);
+    c.options.queued_levels = levels;
+    const SimResult r = heist::sim::simulate(uts_tree(tree), c);
+    EXPECT_EQ(r.tasks, expected.nodes) << levels;
+    std::uint64_t steals = 0;
+    for (const auto& level : r.thread_steals) steals += level.steals;
+    return std::pair{r.time_s, steals};
+  };
+  const auto [lazy_s, lazy_steals] = run(0);   // the demand rule alone
+  const auto [auto_s, auto_steals] = run(-1);  // the default
+  EXPECT_LT(auto_steals * 3, lazy_steals);
+  EXPECT_LT(auto_s, 0.8 * lazy_s);
+}
+
 TEST(SimMachine, HopsAndValidation) {
   const heist::sim::Machine m(MachineSpec{4, 2, 3, 2});
   EXPECT_EQ(m.workers(), 24);

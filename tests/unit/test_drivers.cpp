@@ -103,7 +103,7 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   o.policy = SpawnPolicy::bounded;
   o.queue_bound = 1;
   o.poll_period_us = 100;  // 100,000 ns
-  SpawnDriver d(o);
+  SpawnDriver d(o, 2);
   SpawnFacts f;
   f.held = 5;  // past the bound: inline
   double now = 1e6;
@@ -133,7 +133,7 @@ TEST(SpawnDriver, SpawnsFurtherApartThanThePollPeriodGetNoCredits) {
   Options o;
   o.policy = SpawnPolicy::bounded;
   o.poll_period_us = 20;
-  SpawnDriver d(o);
+  SpawnDriver d(o, 2);
   SpawnFacts f;
   f.queued = 1;
   f.held = 1;
@@ -160,7 +160,7 @@ TEST(SpawnDriver, AThiefAskingReleasesPrivateTasks) {
   o.policy = SpawnPolicy::bounded;
   o.queue_demand = false;
   o.queue_bound = 4;
-  SpawnDriver d(o);
+  SpawnDriver d(o, 2);
   SpawnFacts f;
   f.queued = 4;
   f.held = 6;  // the bound is reached: inline
@@ -179,6 +179,34 @@ TEST(SpawnDriver, AThiefAskingReleasesPrivateTasks) {
   step = d.decide(SpawnPolicy::bounded, f, false, 0);
   EXPECT_EQ(step.action, SpawnAction::queue);
   EXPECT_FALSE(step.release);
+}
+
+TEST(SpawnDriver, AThiefAskingAWorkerWithNothingPrivateRerootsItsTask) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;  // queue_demand on, queued_levels auto
+  SpawnDriver d(o, 16);             // 16 workers: 3 levels
+  ASSERT_EQ(d.queued_levels(), 3u);
+  SpawnFacts f;
+  f.queued = 2;
+  f.held = 5;
+  f.public_tasks = 2;  // nothing private: the work is in inline frames
+  f.levels = 7;
+  f.thief_asked = true;
+  SpawnStep step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  EXPECT_TRUE(step.reroot);
+  EXPECT_EQ(step.action, SpawnAction::queue_public);  // the request itself is answered as before
+  f.thief_asked = false;  // nobody asked
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).reroot);
+  f.thief_asked = true;
+  f.queued = 3;  // a private task is left: releasing it answers the request
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).reroot);
+  // Two workers (no queued levels) and HotSLAW's exact policy never reroot.
+  f.queued = 2;
+  SpawnDriver two(o, 2);
+  EXPECT_FALSE(two.decide(SpawnPolicy::bounded, f, false, 0).reroot);
+  o.queue_demand = false;
+  SpawnDriver hotslaw(o, 16);
+  EXPECT_FALSE(hotslaw.decide(SpawnPolicy::bounded, f, false, 0).reroot);
 }
 
 TEST(SpawnDriver, ContinuationStealingQueuesOnAPinnedStackOrAfterARemoteRequest) {

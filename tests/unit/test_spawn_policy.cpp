@@ -2,6 +2,8 @@
 // src/policy/spawn_policy.hpp): no threads, no runtime.
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -29,7 +31,7 @@ heist::Options with_policy(SpawnPolicy p) {
 // A decider for one policy (the runtime passes the policy of the spawning
 // task's finish scope with each decision).
 struct Decider {
-  explicit Decider(SpawnPolicy p, heist::Options o) : kind(p), d((o.policy = p, o)) {}
+  explicit Decider(SpawnPolicy p, heist::Options o) : kind(p), d((o.policy = p, o), 2) {}
   explicit Decider(SpawnPolicy p) : Decider(p, with_policy(p)) {}
   SpawnAction decide(const SpawnFacts& f) { return d.decide(kind, f); }
   bool slaw_help_first() const { return d.slaw_help_first(); }
@@ -224,6 +226,52 @@ TEST(SpawnDecider, BoundedWithDemandKeepsAPublicTaskPerIdleWorker) {
   f = facts(3, 3, 0, 0, false);
   f.idle_workers = 15;
   EXPECT_EQ(hotslaw.decide(f), SpawnAction::queue);
+}
+
+TEST(SpawnDecider, TheTopLevelsBelowAStealAreQueuedWhateverTheBound) {
+  heist::Options o;
+  o.queued_levels = 2;
+  Decider d(SpawnPolicy::bounded, o);
+  // At the bound, nothing public, nobody idle: generations 0 and 1 below a
+  // stolen task are queued (privately), generation 2 runs inline.
+  SpawnFacts f = facts(40, 40, 0, 0, false);
+  for (unsigned levels : {0u, 1u}) {
+    f.levels = levels;
+    EXPECT_EQ(d.decide(f), SpawnAction::queue) << levels;
+  }
+  f.levels = 2;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // Below the bound, deeper generations follow the demand rule as before.
+  f = facts(3, 3, 1, 0, false);
+  f.levels = 2;
+  f.idle_workers = 1;
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  f.idle_workers = 4;
+  EXPECT_EQ(d.decide(f), SpawnAction::queue_public);
+  // Past kTopLevelHeld even the top levels run inline (memory stays bounded).
+  f = facts(SpawnDecider::kTopLevelHeld, SpawnDecider::kTopLevelHeld, 0, 0, false);
+  EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // Without --queue-demand the levels are not read: HotSLAW's bound wins.
+  o.queue_demand = false;
+  Decider hotslaw(SpawnPolicy::bounded, o);
+  f = facts(40, 40, 0, 0, false);
+  EXPECT_EQ(hotslaw.decide(f), SpawnAction::run_inline);
+}
+
+TEST(SpawnDecider, AutoQueuedLevelsGrowWithTheRunsWorkers) {
+  const std::pair<int, unsigned> expected[] = {{1, 0}, {2, 0}, {3, 1}, {4, 2}, {15, 2},
+                                               {16, 3}, {63, 3}, {64, 4}, {256, 5}, {4096, 7}};
+  for (const auto& [workers, levels] : expected) EXPECT_EQ(SpawnDecider::auto_queued_levels(workers), levels) << workers;
+  heist::Options o;  // queued_levels -1: auto
+  o.policy = SpawnPolicy::bounded;
+  SpawnDecider d(o, 16);
+  EXPECT_EQ(d.queued_levels(), 3u);
+  d.size_run(2);  // the runtime learns the run's size between processes
+  EXPECT_EQ(d.queued_levels(), 0u);
+  o.queued_levels = 1;  // an explicit value ignores the size
+  SpawnDecider fixed(o, 16);
+  fixed.size_run(4096);
+  EXPECT_EQ(fixed.queued_levels(), 1u);
 }
 
 TEST(SpawnDecider, BoundedWithoutDemandIsHotSlawExactly) {
