@@ -43,8 +43,8 @@ struct SpawnStep {
 
 class SpawnDriver {
  public:
-  // run_workers: workers of the whole run, every process's (sizes what
-  // --public-levels auto keeps public).
+  // run_workers: workers of the whole run, every process's (sizes
+  // --queued-levels auto).
   SpawnDriver(const Options& o, int run_workers) noexcept;
 
   // The policy that decides this spawn, from the one in force. A thread's

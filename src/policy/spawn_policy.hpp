@@ -168,10 +168,6 @@ class SpawnDecider {
   }
 
   SpawnAction bounded(const SpawnFacts& f) noexcept {
-    // The top levels below a stolen task are queued whatever the bound (up
-    // to kTopLevelHeld): its continuation cannot be stolen while a child
-    // runs inline, so a loop of spawns that inlines past the bound hides
-    // every later, shallower child behind the first one's subtree.
     if (demand_ && queued_levels_ > 0) {
       // A thief asked and nothing private is left to publish: the work
       // this worker holds is in its inline frames, out of reach. The
@@ -179,6 +175,10 @@ class SpawnDecider {
       // queued for thieves (UTS T2L on 16 cores: one worker ran half the
       // tree alone without this).
       reroot_ = f.thief_asked && f.queued == f.public_tasks;
+      // The top levels below a stolen task are queued whatever the bound
+      // (up to kTopLevelHeld): a spawn loop cannot be stolen while a child
+      // runs inline, so a loop that inlines past the bound hides every
+      // later, shallower child behind the first one's subtree.
       if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld)) return SpawnAction::queue;
     }
     if (f.held >= bound_) return SpawnAction::run_inline;
