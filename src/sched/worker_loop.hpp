@@ -87,6 +87,19 @@ void Dispatcher::help_until(Done&& done) {
         continue;
       }
     }
+    // Past the help depth no poll: it could bring other ranks' tasks onto
+    // this stack. But a process whose waiters are all that deep must still
+    // learn that its stolen children finished elsewhere, and run its own
+    // tasks that it offered and nobody took (2 ranks x 1 worker,
+    // --max-help-depth 2: fib hung on both; found by the simulator).
+    if (w.remote_ != nullptr && !may_poll_remote) {
+      w.remote_->apply_completions(w);
+      if (w.remote_->reclaim(w) > 0) {
+        run_overflow();
+        backoff.reset();
+        continue;
+      }
+    }
     backoff.pause();
     // A context parked pinned on this worker (a help loop that met a
     // stolen continuation, or the native stack) may hold what this wait
