@@ -79,6 +79,7 @@ class Engine {
 
  private:
   using Cursor = typename W::Cursor;
+  static constexpr int kNoScope = -1;  // nobody waits (the root's finish; an inline task)
 
   // A task as the deques and windows hold it: the workload's task and what
   // the runtime's TaskHeader says of its generation (task_slot.hpp).
@@ -86,6 +87,7 @@ class Engine {
     typename W::Task node;
     int spawner = -1;         // worker that queued it (TaskHeader::spawner)
     std::uint32_t levels = 0; // generations below a stolen task (TaskHeader::levels)
+    int scope = kNoScope;     // the count its completion decrements (TaskHeader::completion)
   };
 
   struct Frame {
@@ -97,8 +99,21 @@ class Engine {
     // one that queued a joined child. An inline task without one reads (and
     // a reroot resets) the levels of the nearest frame below it.
     bool has_frame;
+    int scope = kNoScope;  // its completion's count (queued tasks; inline ones complete in place)
+    bool foreign = false;  // queued by another process: its completion travels back (execute_foreign)
+    int join = kNoScope;   // the count it waits for before it ends (joined children; a foreign task's proxy)
+    int ief = kNoScope;    // where its escaping asyncs count (their IEF)
+    bool waiting = false;  // its wait found children outstanding: a help loop runs above it
   };
 
+  // Joins (sim/engine_joins.hpp). A count of tasks that one frame waits for:
+  // a task's joined children (spawn/wait), or what a task of another
+  // process spawned (the proxy scope its completion waits for). Owned by
+  // the waiting frame's worker; freed when that frame ends.
+  struct Scope {
+    std::int64_t pending = 0;
+    int owner = -1;  // worker
+  };
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
     busy,          // run tasks (no event: the busy list)
@@ -124,13 +139,15 @@ class Engine {
     bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
     bool remote_asked = false; // another rank asked: poll right after the next queued spawn
     int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
+    int help_depth = 0;        // frames waiting under a help loop (Worker::help_depth_ less the outer loop)
     int poll_countdown;
     double last_poll = 0;      // paced polling of the spawn slow path (SpawnDriver::poll_due)
     std::uint32_t load = 0;    // as of its last poll: queued tasks, plus the one it runs
     // search (policy::SearchDriver)
     policy::SearchDriver search;
     platform::Rng remote_rng;  // success-only rank choice (Distributor's per-worker rng)
-    platform::BackoffLimits backoff_limits;
+    platform::BackoffLimits backoff_limits;       // idle: the outer help loop
+    platform::BackoffLimits wait_backoff_limits;  // inside a task's wait
     unsigned backoff_round = 0;
     double search_since = 0;   // went idle
     double attempt_start = 0;  // current attempt began
@@ -165,18 +182,27 @@ class Engine {
     policy::RequestBook requests;    // requests of other ranks (victim side)
     std::vector<int> requested;      // ranks it has a request queued at (thief side)
     std::deque<Mail> mailbox;        // delivered, not yet drained
+    std::vector<int> inbox;          // completions of its tasks run elsewhere: landed, not yet drained
     std::uint32_t published = policy::kNothingPublished;  // load last written to the boards
     policy::Pacer<double> push_pacer;
   };
 
+  // A task's completion on its way to the count it decrements: from another
+  // worker of the process (a store to the scope's cache line), or into the
+  // origin process's completion inbox (applied by its next poll).
+  struct Completion {
+    int scope;
+    bool inbox;
+  };
   // Something that lands at a rank at a time: a thief's non-blocking
-  // completion (SWS/SDC), a success-only request, or a mailbox batch.
+  // completion (SWS/SDC), a success-only request, a mailbox batch, or a
+  // task's completion.
   struct Message {
     double time;
     std::uint64_t seq;
     int rank;  // where it lands
     int from;  // request: the requesting rank
-    std::variant<rma::SwsSteal, rma::SdcSteal, int> what;  // int: a request (-1) or a Mail index
+    std::variant<rma::SwsSteal, rma::SdcSteal, int, Completion> what;  // int: a request (-1) or a Mail index
     friend bool operator>(const Message& a, const Message& b) noexcept {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
@@ -187,6 +213,15 @@ class Engine {
   void begin(Worker& w, const Task& t, bool queued);
   void spawn(Worker& w, const Task& child);
   void go_idle(Worker& w);
+  // ---- joins (engine_joins.hpp) ----
+  int open_scope(const Worker& w);
+  int children_scope(Worker& w, Frame& f);
+  int origin_rank(int scope) const;
+  bool end_frame(Worker& w);
+  void complete(Worker& w, int scope, bool foreign);
+  void count_down(int scope);
+  void drain_inbox(Process& proc, OwnerOps& ops);
+  bool wait_over(const Worker& w) const;
   // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);
   void want_work(Worker& w);
@@ -206,6 +241,7 @@ class Engine {
   void attempt_failed(Worker& w, double t);
   void poll_round(Worker& w, double t);
   void pause(Worker& w, double t);
+  double backoff_ns(Worker& w);  // the next back-off step (waiting or idle limits)
   void become_busy(Worker& w, double t);
   void release_token(Worker& w);
   void deliver(Message& m);
@@ -256,7 +292,7 @@ class Engine {
     const int first = machine_.first_worker(rank);
     for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
   }
-  void post(double time, int rank, int from, std::variant<rma::SwsSteal, rma::SdcSteal, int> what) {
+  void post(double time, int rank, int from, std::variant<rma::SwsSteal, rma::SdcSteal, int, Completion> what) {
     messages_.push({time, message_seq_++, rank, from, std::move(what)});
   }
   StealCounts& counts(policy::Level level, bool remote) {
@@ -300,6 +336,8 @@ class Engine {
   double stall_limit_ns_ = 10e9;    // no task starting for this long: a livelock
   SimResult result_;
   std::vector<Task> buffer_, returned_;
+  std::vector<Scope> scopes_;   // by id; free ones listed in free_scopes_
+  std::vector<int> free_scopes_;
   std::vector<std::uint32_t> advertised_;  // scratch: the board as a thief reads it
 };
 
@@ -315,7 +353,8 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, con
       poll_countdown(c.options.poll_interval),
       search(c.options, topology, setup),
       remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
-      backoff_limits(search.backoff_limits(local == 0, c.machine.ranks() > 1)) {
+      backoff_limits(search.backoff_limits(local == 0, c.machine.ranks() > 1)),
+      wait_backoff_limits(search.backoff_limits(true, c.machine.ranks() > 1)) {
   if (c.decision_logs != nullptr) {
     policy::DecisionLog& log = (*c.decision_logs)[static_cast<std::size_t>(id_)];
     spawn_driver.record_to(&log);
@@ -464,18 +503,8 @@ void Engine<W>::run_busy(Worker& w, double bound) {
       spawn(w, child);
       continue;
     }
-    if constexpr (W::kJoins) {
-      // The task's wait(): run its own queued children first, nested (LIFO).
-      if (w.deque.head() > f.start_head && w.deque.size() > 0) {
-        Task t;
-        w.deque.pop(t);
-        begin(w, t, true);
-        continue;
-      }
-    }
-    if (f.queued) --w.depth;
-    w.stack.pop_back();
-    if (--outstanding_ == 0) return;
+    if (!end_frame(w)) return;  // it waits, and this worker's deque is empty: help
+    if (outstanding_ == 0) return;
   }
 }
 
@@ -497,14 +526,27 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   } else {
     ++w.inlined;
   }
+  // Executor::execute_foreign: a task of another process.
+  const bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
   if (W::empty(cursor)) {
     --outstanding_;  // the task is done
+    if (queued) complete(w, t.scope, foreign);
   } else {
     // Executor::execute: a queued task of this worker's keeps its generation,
     // any other (stolen, pushed) starts at 0; an inline one inherits.
     const std::uint32_t levels = queued ? (t.spawner == w.id ? t.levels : 0)
                                         : (w.stack.empty() ? 0 : w.stack.back().levels);
-    w.stack.push_back({cursor, w.deque.head(), queued, levels, queued});  // outstanding: the task became a frame
+    Frame f{cursor, w.deque.head(), queued, levels, queued};  // outstanding: the task became a frame
+    f.scope = queued ? t.scope : kNoScope;
+    f.foreign = foreign;
+    if constexpr (!W::kJoins) {
+      // Escaping asyncs count in the task's own scope (the IEF it received),
+      // an inline task's in its parent's; a foreign task's in a proxy it
+      // waits for before reporting back.
+      if (foreign) f.ief = f.join = open_scope(w);
+      else f.ief = queued ? t.scope : w.stack.back().ief;
+    }
+    w.stack.push_back(f);
     if (queued) ++w.depth;
   }
   if (queued && multi_rank_ && --w.poll_countdown <= 0) poll(w);
@@ -554,8 +596,9 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  Task queued{child.node, w.id, facts.levels + 1};
+  Task queued{child.node, w.id, facts.levels + 1, children_scope(w, w.stack.back())};
   if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
+  if (queued.scope != kNoScope) ++scopes_[static_cast<std::size_t>(queued.scope)].pending;
   w.deque.push(queued);
   if (action == policy::SpawnAction::queue_public) w.deque.release();
   ++w.queued_spawns;
@@ -570,7 +613,8 @@ template <class W>
 void Engine<W>::go_idle(Worker& w) {
   w.search_since = w.clock;
   w.backoff_round = 0;  // a new help loop: a fresh Backoff
-  if (outstanding_ == 0 || !w.search.can_steal()) {  // the run is over, or no victim exists
+  // A waiting worker searches until its wait is over (start_attempt).
+  if (outstanding_ == 0 || (w.stack.empty() && !w.search.can_steal())) {  // the run is over, or no victim exists
     schedule(w, Step::idle, w.clock);
     return;
   }
@@ -579,6 +623,7 @@ void Engine<W>::go_idle(Worker& w) {
 
 }  // namespace heist::sim
 
+#include "sim/engine_joins.hpp"
 #include "sim/engine_mailbox.hpp"
 #include "sim/engine_search.hpp"
 #include "sim/engine_window.hpp"

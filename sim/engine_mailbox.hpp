@@ -150,6 +150,11 @@ void Engine<W>::drain_mailbox(Worker& w, Process& proc) {
 template <class W>
 void Engine<W>::deliver(Message& m) {
   advance_rank(m.rank, m.time);
+  if (const auto* done = std::get_if<Completion>(&m.what)) {
+    if (!done->inbox) count_down(done->scope);  // from a worker of the same process
+    else procs_[static_cast<std::size_t>(m.rank)].inbox.push_back(done->scope);  // counts at a poll there
+    return;
+  }
   Process& proc = procs_[static_cast<std::size_t>(m.rank)];
   if (auto* sws = std::get_if<rma::SwsSteal>(&m.what)) {
     rma::sws_apply(*sws, proc.window.stealval, proc.window.completed);

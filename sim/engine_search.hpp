@@ -15,6 +15,26 @@ namespace heist::sim {
 template <class W>
 void Engine<W>::start_attempt(Worker& w, double t) {
   w.clock = t;
+  if (!w.stack.empty()) {  // a task's wait helps (engine_joins.hpp): is it over?
+    if (wait_over(w)) {
+      become_busy(w, t);
+      return;
+    }
+    if (w.help_depth >= cfg_.options.max_help_depth) {  // nested too deep: no steal, no poll
+      if (multi_rank_) {  // but completions from other ranks, and its own offer (as help_until)
+        OwnerOps ops;
+        drain_inbox(procs_[static_cast<std::size_t>(w.rank)], ops);
+        charge(w, ops);
+        const std::optional<std::uint32_t> taken = reclaim(w);
+        if (wait_over(w) || (taken && *taken > 0)) {
+          become_busy(w, w.clock);
+          return;
+        }
+      }
+      schedule(w, Step::attempt, w.clock + backoff_ns(w));
+      return;
+    }
+  }
   w.attempt_start = t;
   if (w.pending_step) w.pending_step = false;  // drawn by pause()
   else w.next = w.search.next(multi_rank_);
@@ -206,7 +226,7 @@ template <class W>
 void Engine<W>::poll_round(Worker& w, double t) {
   w.clock = t;
   poll(w);
-  if (w.deque.size() > 0) {  // tasks arrived through the mailbox
+  if (w.deque.size() > 0 || wait_over(w)) {  // tasks arrived through the mailbox, or the wait is over
     become_busy(w, w.clock);
     return;
   }
@@ -227,12 +247,17 @@ void Engine<W>::poll_round(Worker& w, double t) {
 // them in between, so the draws, and the run, are the same — and a failed
 // claim inside the process costs one event instead of two.
 template <class W>
+double Engine<W>::backoff_ns(Worker& w) {
+  const platform::BackoffLimits& limits = w.stack.empty() ? w.backoff_limits : w.wait_backoff_limits;
+  return cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round++, limits) : 0.0;
+}
+
+template <class W>
 void Engine<W>::pause(Worker& w, double t) {
-  const double delay = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round, w.backoff_limits) : 0.0;
-  ++w.backoff_round;
-  const double start = t + delay;
+  const double start = t + backoff_ns(w);
   w.next = w.search.next(multi_rank_);
-  if (w.next.kind == policy::SearchStep::Kind::steal_here) {
+  // A waiting worker looks at its count before each attempt: no shortcut.
+  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty()) {
     launch_thread_claim(w, start);
     return;
   }

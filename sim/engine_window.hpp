@@ -13,6 +13,9 @@ void Engine<W>::poll(Worker& w) {
   w.poll_countdown = cfg_.options.poll_interval;
   w.last_poll = w.clock;
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
+  OwnerOps inbox_ops;  // every poll reads its completion inbox first (Distributor::poll)
+  drain_inbox(proc, inbox_ops);
+  charge(w, inbox_ops);
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
   if (plan_.drains_mailbox()) {
     drain_mailbox(w, proc);

@@ -69,6 +69,9 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
   j["between_processes"] = {{"board_reads", r.board_reads},     {"requests", r.requests},
                             {"requests_served", r.requests_served}, {"tasks_served", r.tasks_served},
                             {"pushes", r.pushes},               {"tasks_pushed", r.tasks_pushed}};
+  j["joins"] = {{"waits_helped", r.waits},
+                {"completions_sent", r.completions_sent},
+                {"completions_applied", r.completions_applied}};
   j["steals"] = steals_json(r);
   StealCounts total;
   for (int l = 1; l < policy::kLevels; ++l) {

@@ -84,6 +84,9 @@ struct SimResult {
   std::uint64_t board_reads = 0, requests = 0, requests_served = 0, pushes = 0;
   std::uint64_t tasks_served = 0, tasks_pushed = 0;
   Messages messages;
+  // Joins: waits that found children outstanding (and helped), completions
+  // of tasks run in another process sent to and applied at their origin.
+  std::uint64_t waits = 0, completions_sent = 0, completions_applied = 0;
   std::uint64_t releases = 0;         // tasks offered to process windows
   std::uint64_t public_acquires = 0;  // offered tasks their own process took back
   double work_s = 0;    // summed over workers: executing tasks (owner-side window operations included)

@@ -1,6 +1,7 @@
 // The simulator (sim/): exactly-once over the real generators (UTS node
 // counts against the published reference and the sequential traversal, fib
-// and nqueens task counts), determinism (same seed, same run bit for bit),
+// and nqueens task counts), joins (completions back to a task's origin, a
+// parent that waits for them), determinism (same seed, same run bit for bit),
 // the machine model's distances and validation, and an even split of a
 // loop of long spawns between two ranks.
 #include <gtest/gtest.h>
@@ -127,6 +128,72 @@ TEST(SimExactlyOnce, BpcRunsEveryProducerAndConsumer) {
     EXPECT_EQ(r.tasks, 50u * 21u) << s.name;
     // Busy time alone: 50 us of producers and 5 ms of consumers.
     EXPECT_GE(r.work_s, 50 * 1e-6 + 1000 * 5e-6) << s.name;
+  }
+}
+
+// Joins (sim/engine_joins.hpp). Every task run in another process than the
+// one that counts it reports back once, on every shape; a joined task's
+// completions are all applied before its parent, and so the root, ends.
+// Escaping asyncs report to the root's finish (or a foreign task's proxy);
+// the last ones may still be in flight when the last task ends.
+TEST(SimJoins, EveryTaskOfAnotherProcessReportsBackOnce) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}});
+  const AnyWorkload uts = uts_tree(kSmallGeo);
+  for (const Shape& s : kShapes) {
+    const SimConfig c = config(s);
+    for (const AnyWorkload* w : {&fib, &uts}) {
+      const bool joins = w == &fib;
+      const SimResult r = heist::sim::simulate(*w, c);
+      std::uint64_t crossed = r.tasks_served + r.tasks_pushed;
+      for (const auto& level : r.remote_steals) crossed += level.tasks;
+      EXPECT_LE(r.completions_sent, crossed) << s.name;  // a task may cross twice, or come home
+      if (c.machine.ranks() > 1) {
+        EXPECT_GT(r.completions_sent, 0u) << s.name;
+      } else {
+        EXPECT_EQ(r.completions_sent, 0u) << s.name;
+      }
+      if (joins) {
+        EXPECT_EQ(r.completions_applied, r.completions_sent) << s.name;
+      } else {
+        EXPECT_LE(r.completions_applied, r.completions_sent) << s.name;
+      }
+    }
+  }
+}
+
+// A parent waits for a stolen child: its completion travels back (2.5
+// round trips into the origin's inbox) before the root can end. 2 ranks of
+// one worker, a 1 ms network: rank 1's steal takes 3 round trips (probe,
+// claim, copy), its completion 2.5 more, so a run with a remote steal
+// lasts more than 5.5 ms, whatever the tiny tree's own work.
+TEST(SimJoins, TheRootEndsAfterItsStolenChildReportsBack) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 12}, {"cutoff", 0}});
+  SimConfig c = config(1, 1, 2, 1, heist::StealProtocolKind::sws, SpawnPolicy::help_first);
+  c.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 1000.0;
+  c.costs = {10'000.0, 10'000.0, 0.0};  // 10 us a task: the thief arrives before the root has run them all
+  const SimResult r = heist::sim::simulate(fib, c);
+  ASSERT_EQ(r.tasks, heist::apps::fib::fib_calls(12));
+  ASSERT_GT(r.remote_steals[static_cast<std::size_t>(heist::policy::Level::machine)].tasks, 0u);
+  EXPECT_EQ(r.completions_applied, r.completions_sent);
+  EXPECT_GE(r.time_s, 5.5e-3);
+}
+
+// Past --max-help-depth nested waits a worker neither steals nor polls:
+// the run still completes, exactly once, in a process and across ranks.
+// Across ranks it used to livelock here, and hang in the runtime the same
+// way (2 ranks, --max-help-depth 2, fib): every waiter of a process was
+// too deep to poll, so nobody applied the completions of its stolen
+// children. Now such a waiter applies completions (nothing else of a poll).
+TEST(SimJoins, WaitsPastTheHelpDepthStillComplete) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 18}, {"cutoff", 0}});
+  for (const int nodes : {1, 2}) {
+    SimConfig c = nodes == 1 ? config(2, 2, 1, 1, heist::StealProtocolKind::sws, SpawnPolicy::help_first)
+                             : config(1, 1, 2, 1, heist::StealProtocolKind::sws, SpawnPolicy::help_first);
+    c.options.max_help_depth = 2;
+    c.backoff = heist::sim::BackoffModel::heist;
+    const SimResult r = heist::sim::simulate(fib, c);
+    EXPECT_EQ(r.tasks, heist::apps::fib::fib_calls(18)) << nodes;
+    EXPECT_GT(r.waits, 0u) << nodes;
   }
 }
 

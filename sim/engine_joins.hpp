@@ -1,0 +1,146 @@
+// Engine<W>, joins: what a task waits for before it ends, and how the
+// completions it waits for travel (the runtime's sched/worker_wait.cpp,
+// sched/worker_execute.cpp and rma/completion_inbox.hpp).
+//  * A joined task (spawn + wait: fib, nqueens) waits for its queued
+//    children; a task of another process (Executor::execute_foreign) waits
+//    for everything it spawned there (its proxy finish) and then reports
+//    back. Each such wait is a Scope: a count of tasks, owned by the frame's
+//    worker.
+//  * A wait with children outstanding is a help loop (Dispatcher::help_until):
+//    the worker runs tasks of its own deque, nested above the waiting frame;
+//    with none it searches (the same driver, the waiting back-off), and looks
+//    at the count again before every attempt. Past --max-help-depth nested
+//    waits it neither steals nor polls; it backs off, applies the
+//    completions in its process's inbox and takes back the process's
+//    unclaimed offer (nothing else of a poll).
+//  * A completion in the process is a store to the count: it lands after half
+//    the round trip between the two workers. Across processes it goes through
+//    the origin's completion inbox: the sender pays three round trips (ticket
+//    fetch-and-add, put of the entry, its seq word), the entry lands after two
+//    and a half, and it counts only when a worker of the origin polls (every
+//    poll reads the inbox's seq words: one operation on its own window, one
+//    more per entry and one to publish what it consumed).
+// Not modelled: proxy scopes inside a process (a thread thief counts a
+// stolen async's subtree and reports once; here each task reports), and
+// the root finish's own wait (a run ends with its last task, or the arrival
+// of its last completion at rank 0).
+// Included by sim/engine.hpp.
+#pragma once
+
+namespace heist::sim {
+
+template <class W>
+int Engine<W>::open_scope(const Worker& w) {
+  int id;
+  if (free_scopes_.empty()) {
+    id = static_cast<int>(scopes_.size());
+    scopes_.emplace_back();
+  } else {
+    id = free_scopes_.back();
+    free_scopes_.pop_back();
+  }
+  scopes_[static_cast<std::size_t>(id)] = {0, w.id};
+  return id;
+}
+
+// Where a child queued by frame f counts: f's joined children (opened at the
+// first one), or the escaping asyncs' scope f runs under.
+template <class W>
+int Engine<W>::children_scope(Worker& w, Frame& f) {
+  if constexpr (W::kJoins) {
+    if (f.join == kNoScope) f.join = open_scope(w);
+    return f.join;
+  } else {
+    return f.ief;
+  }
+}
+
+template <class W>
+int Engine<W>::origin_rank(int scope) const {
+  if (scope == kNoScope) return 0;  // the root's finish, on the rank that runs Runtime::root
+  return workers_[static_cast<std::size_t>(scopes_[static_cast<std::size_t>(scope)].owner)].rank;
+}
+
+// The top frame has spawned all its children. Ends it unless it waits for
+// some: then runs one task of this worker's deque nested above it (true), or,
+// with none, starts helping (false: the worker left the busy path).
+template <class W>
+bool Engine<W>::end_frame(Worker& w) {
+  Frame& f = w.stack.back();
+  if (f.join != kNoScope && scopes_[static_cast<std::size_t>(f.join)].pending > 0) {
+    if (!f.waiting) {
+      f.waiting = true;
+      ++w.help_depth;
+      ++result_.waits;
+    }
+    Task t;
+    if (w.deque.pop(t)) {
+      begin(w, t, true);
+      return true;
+    }
+    go_idle(w);
+    return false;
+  }
+  if (f.waiting) --w.help_depth;
+  if (f.join != kNoScope) free_scopes_.push_back(f.join);
+  const int scope = f.scope;
+  const bool queued = f.queued, foreign = f.foreign;
+  if (queued) --w.depth;
+  w.stack.pop_back();
+  --outstanding_;
+  if (w.clock > makespan_) makespan_ = w.clock;
+  if (queued) complete(w, scope, foreign);
+  return true;
+}
+
+// A queued task ended on worker w: count it down where it was counted.
+template <class W>
+void Engine<W>::complete(Worker& w, int scope, bool foreign) {
+  if (foreign) {  // DistContext::send_completion into the origin's inbox
+    const int origin = origin_rank(scope);
+    const double rtt = latency_to_rank(w.id, origin);
+    const double lands = w.clock + 2.5 * rtt;
+    post(lands, origin, w.rank, Completion{scope, true});
+    w.clock += 3 * rtt;
+    w.work_ns += 3 * rtt;
+    result_.messages.blocking += 3;
+    ++result_.completions_sent;
+    if (scope == kNoScope && lands > makespan_) makespan_ = lands;  // the root finish hears of it then
+    return;
+  }
+  if (scope == kNoScope) return;
+  const int owner = scopes_[static_cast<std::size_t>(scope)].owner;
+  if (owner == w.id) {
+    count_down(scope);
+    return;
+  }
+  post(w.clock + machine_.latency_ns(machine_.hop(w.id, owner)) / 2, w.rank, w.rank, Completion{scope, false});
+}
+
+template <class W>
+void Engine<W>::count_down(int scope) {
+  if (scope == kNoScope) return;
+  Scope& s = scopes_[static_cast<std::size_t>(scope)];
+  if (--s.pending < 0) throw std::logic_error("simulator: a scope counted down below zero");
+}
+
+// CompletionInbox::drain at a poll.
+template <class W>
+void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops) {
+  ++ops.blocking;  // the seq words
+  if (proc.inbox.empty()) return;
+  ops.blocking += static_cast<int>(proc.inbox.size()) + 1;  // each entry's get; the consumed count
+  for (const int scope : proc.inbox) count_down(scope);
+  result_.completions_applied += proc.inbox.size();
+  proc.inbox.clear();
+}
+
+// A helping worker's wait is over: its top frame's count drained.
+template <class W>
+bool Engine<W>::wait_over(const Worker& w) const {
+  if (w.stack.empty()) return false;
+  const int join = w.stack.back().join;
+  return join == kNoScope || scopes_[static_cast<std::size_t>(join)].pending == 0;
+}
+
+}  // namespace heist::sim
