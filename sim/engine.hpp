@@ -292,6 +292,17 @@ class Engine {
     const int first = machine_.first_worker(rank);
     for (int i = first; i < first + machine_.workers_per_rank(); ++i) advance(workers_[static_cast<std::size_t>(i)], t);
   }
+  // A free element of `items` (listed in `free`), or a new one: its index.
+  template <class T>
+  static int take_slot(std::vector<T>& items, std::vector<int>& free) {
+    if (free.empty()) {
+      items.emplace_back();
+      return static_cast<int>(items.size()) - 1;
+    }
+    const int index = free.back();
+    free.pop_back();
+    return index;
+  }
   void post(double time, int rank, int from, std::variant<rma::SwsSteal, rma::SdcSteal, int, Completion> what) {
     messages_.push({time, message_seq_++, rank, from, std::move(what)});
   }

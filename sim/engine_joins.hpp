@@ -31,14 +31,7 @@ namespace heist::sim {
 
 template <class W>
 int Engine<W>::open_scope(const Worker& w) {
-  int id;
-  if (free_scopes_.empty()) {
-    id = static_cast<int>(scopes_.size());
-    scopes_.emplace_back();
-  } else {
-    id = free_scopes_.back();
-    free_scopes_.pop_back();
-  }
+  const int id = take_slot(scopes_, free_scopes_);
   scopes_[static_cast<std::size_t>(id)] = {0, w.id};
   return id;
 }

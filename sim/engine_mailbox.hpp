@@ -97,14 +97,7 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
 // A batch costs its sender a ticket, a room check, the put of the slots and the seq word.
 template <class W>
 bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) {
-  int index;
-  if (free_mails_.empty()) {
-    index = static_cast<int>(mails_.size());
-    mails_.emplace_back();
-  } else {
-    index = free_mails_.back();
-    free_mails_.pop_back();
-  }
+  const int index = take_slot(mails_, free_mails_);
   Mail& mail = mails_[static_cast<std::size_t>(index)];
   mail.from = w.rank;
   mail.answer = answer;
