@@ -10,9 +10,7 @@
 //    the worker runs tasks of its own deque, nested above the waiting frame;
 //    with none it searches (the same driver, the waiting back-off), and looks
 //    at the count again before every attempt. Past --max-help-depth nested
-//    waits it neither steals nor polls; it backs off, applies the
-//    completions in its process's inbox and takes back the process's
-//    unclaimed offer (nothing else of a poll).
+//    waits it does not steal (nor request), but polls every round.
 //  * A completion in the process is a store to the count: it lands after half
 //    the round trip between the two workers. Across processes it goes through
 //    the origin's completion inbox: the sender pays three round trips (ticket

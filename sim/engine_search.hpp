@@ -20,13 +20,11 @@ void Engine<W>::start_attempt(Worker& w, double t) {
       become_busy(w, t);
       return;
     }
-    if (w.help_depth >= cfg_.options.max_help_depth) {  // nested too deep: no steal, no poll
-      if (multi_rank_) {  // but completions from other ranks, and its own offer (as help_until)
-        OwnerOps ops;
-        drain_inbox(procs_[static_cast<std::size_t>(w.rank)], ops);
-        charge(w, ops);
-        const std::optional<std::uint32_t> taken = reclaim(w);
-        if (wait_over(w) || (taken && *taken > 0)) {
+    if (w.help_depth >= cfg_.options.max_help_depth) {  // nested too deep: no steal, but a poll every round
+      if (multi_rank_) {
+        poll(w);
+        const std::optional<std::uint32_t> taken = w.deque.size() > 0 ? std::optional<std::uint32_t>{} : reclaim(w);
+        if (wait_over(w) || w.deque.size() > 0 || (taken && *taken > 0)) {
           become_busy(w, w.clock);
           return;
         }

@@ -80,6 +80,11 @@ def draw_config(seed, args):
     opts += ["--soak-seed", str(seed), "--dags", str(r.randint(2, 6)), "--nodes", str(r.randint(20, args.max_nodes)),
              "--depth", str(r.randint(2, 10)), "--fanout", str(r.randint(1, 6)),
              "--work-ns", str(r.choice([0, 2000, 20000]))]
+    # Drawn from its own generator, after everything else, so that every
+    # earlier run seed still replays the configuration it named.
+    extra = random.Random(seed * 7919 + 17)
+    if extra.random() < args.help_depth_share:  # waiters past it neither steal nor poll (2026-11-26 hang)
+        opts += ["--max-help-depth", str(extra.choice([1, 2, 4]))]
     return ranks, opts
 
 
@@ -132,6 +137,8 @@ def main():
     ap.add_argument("--max-workers", type=int, default=3)
     ap.add_argument("--max-threads", type=int, default=8, help="ranks x workers at most")
     ap.add_argument("--max-nodes", type=int, default=400, help="largest DAG drawn")
+    ap.add_argument("--help-depth-share", type=float, default=0.15,
+                    help="share of runs with a small --max-help-depth (1, 2 or 4)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds before a run counts as a hang")
     ap.add_argument("--log", help="append one JSON line per run to this file")
     ap.add_argument("--stop-on-failure", action="store_true")

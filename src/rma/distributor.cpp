@@ -81,14 +81,6 @@ void Distributor::poll(sched::Worker& w) {
   });
 }
 
-void Distributor::apply_completions(sched::Worker& w) {
-  or_abort(ctx_.comm(), ctx_.rank(), [&] {
-    PerWorker& p = ctx_.of(w);
-    ctx_.flush_pending(p);
-    ctx_.drain_inbox(w, p);
-  });
-}
-
 std::uint32_t Distributor::reclaim(sched::Worker& w) {
   return or_abort(ctx_.comm(), ctx_.rank(), [&] { return steals_.reclaim(w); });
 }

@@ -69,7 +69,6 @@ class Distributor final : public sched::RemoteWork {
   // ---- sched::RemoteWork ----
   bool region_active() const noexcept override { return regions_.active(); }
   void poll(sched::Worker& w) override;
-  void apply_completions(sched::Worker& w) override;
   std::uint32_t reclaim(sched::Worker& w) override;
   sched::StealOutcome steal(sched::Worker& w, int victim, policy::Level level) override;
   bool request(sched::Worker& w, policy::SearchDriver& search) override;

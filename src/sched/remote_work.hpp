@@ -33,11 +33,6 @@ class RemoteWork {
   // completions, retire finished steals, release surplus tasks of `w`.
   virtual void poll(Worker& w) = 0;
 
-  // Only apply the completions that arrived (no task enters the process):
-  // what a waiter past --max-help-depth still does, since the count it
-  // waits for may hang on a child that ran on another rank.
-  virtual void apply_completions(Worker& w) = 0;
-
   // Tasks this process offered to other ranks and nobody took: take them
   // back into `w` (Worker::accept_stolen). Returns tasks taken.
   virtual std::uint32_t reclaim(Worker& w) = 0;

@@ -6,9 +6,9 @@
 // Bounded nesting (stack safety): a task run while waiting runs on the
 // waiter's stack. Each nested wait increments help_depth_; past
 // Options::max_help_depth a waiter only runs tasks from its own deque (never
-// steals, never takes tasks from other ranks; it still applies completions
-// that arrive from them and takes back its process's unclaimed offer), and
-// tasks run inline count against SLAW's S. Escaping asyncs
+// steals; it still polls, so completions, its process's unclaimed offer and
+// tasks other ranks handed over still reach it), and tasks run inline count
+// against SLAW's S. Escaping asyncs
 // (finish + async) never nest: a task that spawns and returns leaves its
 // children to the deque, so a DFS over millions of vertices under help-first
 // uses a constant stack (the deque grows instead).

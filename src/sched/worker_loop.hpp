@@ -31,8 +31,8 @@ void Dispatcher::help_until(Done&& done) {
   std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
   ++w.help_depth_;
   platform::Backoff backoff(search_->backoff_limits(w.id_ == 0 || w.depth_ > 0, w.remote_ != nullptr));
-  const bool may_steal = w.help_depth_ <= w.max_help_depth_ && search_->can_steal();
-  const bool may_poll_remote = w.help_depth_ <= w.max_help_depth_ && w.remote_ != nullptr;
+  const bool within_depth = w.help_depth_ <= w.max_help_depth_;
+  const bool may_steal = within_depth && search_->can_steal();
   const bool was_searching = searching_;
   std::int64_t searching_since = 0;
   SplitDeque& deque = w.queue_.deque_;
@@ -74,8 +74,16 @@ void Dispatcher::help_until(Done&& done) {
       continue;
     }
     // After a round of failed attempts: apply completions and deliveries
-    // (they may end the wait), release, take back what nobody took.
-    if (may_poll_remote && search_->failed(w.remote_->region_active())) {
+    // (they may end the wait), release, take back what nobody took. Past
+    // the help depth a waiter does not steal but polls every round: what
+    // it waits for may hang on a completion, on its own offer, or on tasks
+    // another rank handed this process (a success-only answer, a push),
+    // and only a poll brings those; with every waiter of a process that
+    // deep nobody else would (2 ranks x 1, --max-help-depth 2: fib hung on
+    // every run; the soak with depths 1-4: 3 runs in 120, push and
+    // success-only). Its requests and steals stay off, so no steal chain
+    // grows its stack.
+    if (w.remote_ != nullptr && (!within_depth || search_->failed(w.remote_->region_active()))) {
       w.remote_->poll(w);
       const std::int64_t reclaim_start = platform::now_ns();
       if (deque.size() > 0 || w.remote_->reclaim(w) > 0) {
@@ -83,19 +91,6 @@ void Dispatcher::help_until(Done&& done) {
         steal_ns_ += platform::now_ns() - reclaim_start;
         search_ns_ += reclaim_start - searching_since;
         searching_since = 0;
-        backoff.reset();
-        continue;
-      }
-    }
-    // Past the help depth no poll: it could bring other ranks' tasks onto
-    // this stack. But a process whose waiters are all that deep must still
-    // learn that its stolen children finished elsewhere, and run its own
-    // tasks that it offered and nobody took (2 ranks x 1 worker,
-    // --max-help-depth 2: fib hung on both; found by the simulator).
-    if (w.remote_ != nullptr && !may_poll_remote) {
-      w.remote_->apply_completions(w);
-      if (w.remote_->reclaim(w) > 0) {
-        run_overflow();
         backoff.reset();
         continue;
       }

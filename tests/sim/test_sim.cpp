@@ -178,12 +178,11 @@ TEST(SimJoins, TheRootEndsAfterItsStolenChildReportsBack) {
   EXPECT_GE(r.time_s, 5.5e-3);
 }
 
-// Past --max-help-depth nested waits a worker neither steals nor polls:
-// the run still completes, exactly once, in a process and across ranks.
-// Across ranks it used to livelock here, and hang in the runtime the same
-// way (2 ranks, --max-help-depth 2, fib): every waiter of a process was
-// too deep to poll, so nobody applied the completions of its stolen
-// children. Now such a waiter applies completions (nothing else of a poll).
+// Past --max-help-depth nested waits a worker does not steal: the run still
+// completes, exactly once, in a process and across ranks. Across ranks it
+// used to livelock here, and hang in the runtime the same way (2 ranks,
+// --max-help-depth 2, fib): such waiters did not poll either, so nobody
+// applied the completions of their stolen children. They poll now.
 TEST(SimJoins, WaitsPastTheHelpDepthStillComplete) {
   const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 18}, {"cutoff", 0}});
   for (const int nodes : {1, 2}) {
