@@ -92,7 +92,6 @@ class Engine {
 
   struct Frame {
     Cursor cursor;
-    std::uint64_t start_head;  // deque head when the task began: its queued children lie above
     bool queued;               // came through the deque (counts in `depth`)
     std::uint32_t levels;      // SpawnFacts::levels of its spawns
     // The runtime keeps a sched::Frame for it: a queued task, or an inline
@@ -242,6 +241,8 @@ class Engine {
   void poll_round(Worker& w, double t);
   void pause(Worker& w, double t);
   double backoff_ns(Worker& w);  // the next back-off step (waiting or idle limits)
+  // Waiting past --max-help-depth nested waits: it does not steal.
+  bool too_deep(const Worker& w) const noexcept { return w.help_depth >= cfg_.options.max_help_depth; }
   void become_busy(Worker& w, double t);
   void release_token(Worker& w);
   void deliver(Message& m);
@@ -547,7 +548,7 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
     // any other (stolen, pushed) starts at 0; an inline one inherits.
     const std::uint32_t levels = queued ? (t.spawner == w.id ? t.levels : 0)
                                         : (w.stack.empty() ? 0 : w.stack.back().levels);
-    Frame f{cursor, w.deque.head(), queued, levels, queued};  // outstanding: the task became a frame
+    Frame f{cursor, queued, levels, queued};  // outstanding: the task became a frame
     f.scope = queued ? t.scope : kNoScope;
     f.foreign = foreign;
     if constexpr (!W::kJoins) {

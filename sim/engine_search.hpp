@@ -20,16 +20,9 @@ void Engine<W>::start_attempt(Worker& w, double t) {
       become_busy(w, t);
       return;
     }
-    if (w.help_depth >= cfg_.options.max_help_depth) {  // nested too deep: no steal, but a poll every round
-      if (multi_rank_) {
-        poll(w);
-        const std::optional<std::uint32_t> taken = w.deque.size() > 0 ? std::optional<std::uint32_t>{} : reclaim(w);
-        if (wait_over(w) || w.deque.size() > 0 || (taken && *taken > 0)) {
-          become_busy(w, w.clock);
-          return;
-        }
-      }
-      schedule(w, Step::attempt, w.clock + backoff_ns(w));
+    if (too_deep(w)) {  // no steal, but a poll every round (Dispatcher::help_until)
+      if (multi_rank_) poll_round(w, t);
+      else schedule(w, Step::attempt, t + backoff_ns(w));
       return;
     }
   }
@@ -237,7 +230,8 @@ void Engine<W>::poll_round(Worker& w, double t) {
     become_busy(w, w.clock);
     return;
   }
-  pause(w, w.clock);
+  if (too_deep(w)) schedule(w, Step::attempt, w.clock + backoff_ns(w));  // no steal step to draw
+  else pause(w, w.clock);
 }
 
 // Back off, then the next iteration. Its step is drawn now rather than when

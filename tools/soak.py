@@ -83,7 +83,7 @@ def draw_config(seed, args):
     # Drawn from its own generator, after everything else, so that every
     # earlier run seed still replays the configuration it named.
     extra = random.Random(seed * 7919 + 17)
-    if extra.random() < args.help_depth_share:  # waiters past it neither steal nor poll (2026-11-26 hang)
+    if extra.random() < args.help_depth_share:  # waiters past it do not steal (2026-11-26 hangs)
         opts += ["--max-help-depth", str(extra.choice([1, 2, 4]))]
     return ranks, opts
 

@@ -5,9 +5,9 @@
 //
 // Bounded nesting (stack safety): a task run while waiting runs on the
 // waiter's stack. Each nested wait increments help_depth_; past
-// Options::max_help_depth a waiter only runs tasks from its own deque (never
-// steals; it still polls, so completions, its process's unclaimed offer and
-// tasks other ranks handed over still reach it), and tasks run inline count
+// Options::max_help_depth a waiter never steals (nor requests): it runs its
+// own deque and polls, so completions, its process's unclaimed offer and
+// tasks other ranks handed over still reach it; tasks run inline count
 // against SLAW's S. Escaping asyncs
 // (finish + async) never nest: a task that spawns and returns leaves its
 // children to the deque, so a DFS over millions of vertices under help-first
