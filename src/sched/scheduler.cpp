@@ -32,7 +32,7 @@ Scheduler::Scheduler(const Options& options)
       process_topology_(build_topology({RankSites{sites_.workers, 0}})),
       topology_(process_topology_) {
   options_.validate();
-  if (detail::tls_worker != nullptr) throw std::logic_error("heist: this thread already runs a heist runtime");
+  if (detail::tls_worker != &detail::outside_worker) throw std::logic_error("heist: this thread already runs a heist runtime");
   if (g_running.exchange(true, std::memory_order_acq_rel))
     throw std::logic_error("heist: only one heist::Runtime may exist at a time");
   try {

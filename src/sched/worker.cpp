@@ -19,7 +19,11 @@
 #include "task/task_slot.hpp"
 
 namespace heist::detail {
-constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = nullptr;
+namespace {
+constinit FrameCore outside_frame{.join = {}, .level = 0, .fenced = true};
+}  // namespace
+constinit WorkerCore outside_worker{.room = 0, .level = 0, .frame_level = 0, .frame = &outside_frame, .work_wanted = {}};
+constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = &outside_worker;
 }  // namespace heist::detail
 
 namespace heist::sched {
@@ -75,7 +79,7 @@ void Worker::exchange_stack(StackState& s) noexcept {
   std::swap(stack_low_, s.stack_low);
   std::swap(stack_high_, s.stack_high);
 }
-void Worker::unbind() noexcept { detail::tls_worker = nullptr; }
+void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 
 SpawnPolicy Worker::policy_here() const noexcept {
   const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;

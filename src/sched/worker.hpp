@@ -73,7 +73,10 @@ class Worker : public detail::WorkerCore {
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 
-  static Worker* current() noexcept { return static_cast<Worker*>(detail::tls_worker); }
+  static Worker* current() noexcept {
+    detail::WorkerCore* core = detail::tls_worker;
+    return core == &detail::outside_worker ? nullptr : static_cast<Worker*>(core);
+  }
   // The calling thread's worker, read in a call the optimiser cannot see
   // through: for code that may have resumed on another thread.
   [[gnu::noinline]] static Worker* resumed() noexcept;

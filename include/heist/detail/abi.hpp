@@ -74,7 +74,13 @@ struct WorkerCore {
 };
 static_assert(sizeof(WorkerCore) == 128, "WorkerCore: the owner's line, then the thieves' line");
 
-// The calling thread's worker, or nullptr outside the runtime. Initial-exec
+// What tls_worker points at on a thread that is not a worker: a WorkerCore
+// no inline path can use (room 0: every spawn takes the slow path; a fenced
+// frame at its level: every wait() does), so the fast paths need no null
+// test, and the slow paths report the misuse. Never written.
+extern WorkerCore outside_worker;
+
+// The calling thread's worker, or &outside_worker outside the runtime. Initial-exec
 // TLS even in -fPIC code: every read is a %fs-relative load, so code that a
 // stolen continuation resumes on another thread reads that thread's worker
 // (the general-dynamic model's __tls_get_addr result may be reused by the
