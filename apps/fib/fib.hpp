@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace heist::apps::fib {
 
@@ -43,5 +44,10 @@ std::uint64_t fib_heist_closures(int n, int cutoff);
 // be cheaper than this; the sequential version (values in registers, which
 // GCC also inlines into itself) is cheaper still.
 std::uint64_t fib_heist_plain(int n, int cutoff);
+
+// The same three shapes with value task bodies (`std::uint64_t f(FibIn)`,
+// heist.hpp's value form): style "value" (two spawns), "value-call" (Lace's
+// shape) or "value-plain" (the floor).
+std::uint64_t fib_heist_values(const std::string& style, int n, int cutoff);
 
 }  // namespace heist::apps::fib

@@ -17,18 +17,21 @@ class FibApp final : public App {
     cmd.add_option("--n", n_, "compute fib(n)")->capture_default_str();
     cmd.add_option("--cutoff", cutoff_, "calls with n < cutoff run sequentially; 0: every call is a task")
         ->capture_default_str();
-    cmd.add_option("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style)")
+    cmd.add_option("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style); value, value-call, value-plain: the same with value task bodies (R f(In))")
         ->capture_default_str();
   }
   void check() const override {
     if (n_ < 0 || n_ > 92) throw std::invalid_argument("fib: --n must be in [0, 92]");
     if (cutoff_ < 0) throw std::invalid_argument("fib: --cutoff must be >= 0");
-    if (style_ != "spawn" && style_ != "call" && style_ != "closure" && style_ != "plain")
-      throw std::invalid_argument("fib: --style must be spawn, call, closure or plain");
+    if (style_ != "spawn" && style_ != "call" && style_ != "closure" && style_ != "plain" &&
+        !is_value_style())
+      throw std::invalid_argument(
+          "fib: --style must be spawn, call, closure, plain, value, value-call or value-plain");
   }
   nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}, {"style", style_}}; }
   RunOutput run_sequential() override { return {fib_sequential(n_)}; }
   RunOutput run_parallel() override {
+    if (is_value_style()) return {fib_heist_values(style_, n_, cutoff_)};
     if (style_ == "call") return {fib_heist_calls(n_, cutoff_)};
     if (style_ == "plain") return {fib_heist_plain(n_, cutoff_)};
     return {style_ == "spawn" ? fib_heist(n_, cutoff_) : fib_heist_closures(n_, cutoff_)};
@@ -37,6 +40,7 @@ class FibApp final : public App {
   bool verify(const RunOutput& out) override { return out.result.get<std::uint64_t>() == fib_reference(n_); }
 
  private:
+  bool is_value_style() const { return style_ == "value" || style_ == "value-call" || style_ == "value-plain"; }
   int n_ = 35;
   int cutoff_ = 0;
   std::string style_ = "spawn";

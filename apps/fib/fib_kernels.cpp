@@ -55,6 +55,41 @@ void fib_call_body(const FibIn& in, std::uint64_t* out) {
   *out = x + y;
 }
 
+// The value form of a task body (`R f(In)`): input and result in registers
+// whenever the task runs inline. --style value spawns both children,
+// --style value-call is Lace's shape, --style value-plain the floor.
+std::uint64_t fib_value_body(FibIn in);
+const auto fib_value_task = heist::register_task<fib_value_body>("apps.fib.value");
+
+std::uint64_t fib_value_body(FibIn in) {
+  if (in.n < 2) return static_cast<std::uint64_t>(in.n);
+  if (in.n < in.cutoff) return fib_sequential(in.n);
+  std::uint64_t x, y;
+  heist::spawn(fib_value_task, FibIn{in.n - 1, in.cutoff}, &x);
+  heist::spawn(fib_value_task, FibIn{in.n - 2, in.cutoff}, &y);
+  heist::wait();
+  return x + y;
+}
+
+std::uint64_t fib_value_call_body(FibIn in);
+const auto fib_value_call_task = heist::register_task<fib_value_call_body>("apps.fib.value-call");
+
+std::uint64_t fib_value_call_body(FibIn in) {
+  if (in.n < 2) return static_cast<std::uint64_t>(in.n);
+  if (in.n < in.cutoff) return fib_sequential(in.n);
+  std::uint64_t x;
+  heist::spawn(fib_value_call_task, FibIn{in.n - 1, in.cutoff}, &x);
+  const std::uint64_t y = fib_value_call_body(FibIn{in.n - 2, in.cutoff});
+  heist::wait();
+  return x + y;
+}
+
+[[gnu::noinline]] std::uint64_t fib_value_plain_body(FibIn in) {
+  if (in.n < 2) return static_cast<std::uint64_t>(in.n);
+  if (in.n < in.cutoff) return fib_sequential(in.n);
+  return fib_value_plain_body(FibIn{in.n - 1, in.cutoff}) + fib_value_plain_body(FibIn{in.n - 2, in.cutoff});
+}
+const auto fib_value_plain_task = heist::register_task<fib_value_plain_body>("apps.fib.value-plain");
 
 std::uint64_t fib_closure(int n, int cutoff);
 
@@ -119,6 +154,16 @@ std::uint64_t fib_heist_plain(int n, int cutoff) {
   return result;
 }
 
+std::uint64_t fib_heist_values(const std::string& style, int n, int cutoff) {
+  std::uint64_t result = 0;
+  const FibIn in{n, cutoff};
+  if (style == "value") heist::spawn(fib_value_task, in, &result);
+  if (style == "value-call") heist::spawn(fib_value_call_task, in, &result);
+  if (style == "value-plain") heist::spawn(fib_value_plain_task, in, &result);
+  heist::wait();
+  return result;
+}
+
 std::uint64_t fib_heist_closures(int n, int cutoff) {
   std::uint64_t result = 0;
   heist::finish([&] { heist::async([&] { result = fib_closure(n, cutoff); }); });
@@ -129,6 +174,9 @@ std::vector<TaskIo> fib_task_io(const std::string& style) {
   if (style == "closure") return {closure_io_of<FibClosure>("fib closure (local-only async)")};
   if (style == "call") return {task_io_of(fib_call_task, "apps.fib.call")};
   if (style == "plain") return {task_io_of(fib_plain_task, "apps.fib.plain")};
+  if (style == "value") return {task_io_of(fib_value_task, "apps.fib.value")};
+  if (style == "value-call") return {task_io_of(fib_value_call_task, "apps.fib.value-call")};
+  if (style == "value-plain") return {task_io_of(fib_value_plain_task, "apps.fib.value-plain")};
   return {task_io_of(fib_task, "apps.fib")};
 }
 

@@ -117,13 +117,18 @@ class Runtime {
 int worker_id() noexcept;
 int num_workers() noexcept;
 
-// A registered task: body `void(const In&, Out*)`, or `void(const In&)` when
-// Out is void. In must be trivially copyable (it is copied into the slot and
-// may travel to another process); Out is written in place.
 // A registered task: its function is part of the type, so a spawn that runs
 // inline calls it directly. Obtain one from register_task; the runtime checks
 // ids and input sizes when a task is queued, so a forged id is an error,
-// never a wild call.
+// never a wild call. Its body is one of
+//   void f(const In&, Out*)   writes its result through the pointer;
+//   void f(const In&)         no result (Out is void);
+//   R f(In) or R f(const In&) returns its result (Out is R): the value
+//                             form, whose input and result travel in
+//                             registers when it runs inline.
+// In must be trivially copyable (it is copied into the slot and may travel
+// to another process); so must a returned R (it is written into the
+// spawner's variable, possibly by another process's completion).
 namespace detail {
 template <class F>
 struct FnTraits;
@@ -131,11 +136,17 @@ template <class I, class O>
 struct FnTraits<void (*)(const I&, O*)> {
   using In = I;
   using Out = O;
+  static constexpr bool returns = false;
 };
-template <class I>
-struct FnTraits<void (*)(const I&)> {
-  using In = I;
-  using Out = void;
+template <class R, class A>
+struct FnTraits<R (*)(A)> {
+  using In = std::remove_cvref_t<A>;
+  using Out = R;
+  static constexpr bool returns = !std::is_void_v<R>;
+  static_assert(std::is_same_v<A, In> || std::is_same_v<A, const In&>,
+                "a task body takes its input by value or by const reference");
+  static_assert(std::is_void_v<R> || std::is_trivially_copyable_v<R>,
+                "a task body's returned value must be trivially copyable");
 };
 }  // namespace detail
 
@@ -144,6 +155,7 @@ class Task {
  public:
   using In = typename detail::FnTraits<decltype(+Body)>::In;
   using Out = typename detail::FnTraits<decltype(+Body)>::Out;
+  static constexpr bool kReturnsValue = detail::FnTraits<decltype(+Body)>::returns;
   explicit Task(std::uint32_t id) noexcept : id_(id) {}
   std::uint32_t id() const noexcept { return id_; }
 
@@ -152,17 +164,29 @@ class Task {
 };
 
 namespace detail {
+// Calls a task body with its input and where its result goes (null, or
+// when Out is void, for none): the one place that knows the three body forms.
+template <auto Body, class In, class Out>
+HEIST_INLINE void call_body(const In& input, Out* out) {
+  if constexpr (FnTraits<decltype(+Body)>::returns) {
+    if (out != nullptr) {
+      *out = Body(input);
+    } else {
+      (void)Body(input);
+    }
+  } else if constexpr (std::is_void_v<Out>) {
+    (void)out;
+    Body(input);
+  } else {
+    Body(input, out);
+  }
+}
+
 template <auto Body, class In, class Out>
 void invoke_task(void* in, void* out) {
   // The slot holds a byte copy of an In (trivially copyable, so an In object
   // lives there implicitly); launder makes the pointer valid for it.
-  const In& input = *std::launder(static_cast<const In*>(in));
-  if constexpr (std::is_void_v<Out>) {
-    (void)out;
-    Body(input);
-  } else {
-    Body(input, static_cast<Out*>(out));
-  }
+  call_body<Body, In, Out>(*std::launder(static_cast<const In*>(in)), static_cast<Out*>(out));
 }
 
 // The inline fast path of every spawn: the calling worker, if it runs the
@@ -170,10 +194,10 @@ void invoke_task(void* in, void* out) {
 // decision granted (inline; work-first while nothing is to be exposed;
 // bounded with a full queue); else nullptr.
 HEIST_INLINE WorkerCore* take_inline() noexcept {
-  WorkerCore* w = tls_worker;
+  WorkerCore* w = tls_worker;  // never null: outside_worker has no credits
   // Not in a frame that called fence(): the slow path checks whether the
   // fence holds the new task back.
-  if (w != nullptr && w->room < 0 && !w->work_wanted.load(std::memory_order_relaxed) &&
+  if (w->room < 0 && !w->work_wanted.load(std::memory_order_relaxed) &&
       !(w->frame_level == w->level && w->frame->fenced)) [[likely]] {
     ++w->room;
     return w;
@@ -225,9 +249,15 @@ Task<Body> register_task(const char* name, Migration migration = Migration::any)
 
 // Spawn a registered task joined to the calling task (HotSLAW put): `*out`
 // is written when wait() (or the end of the calling task) returns.
+// A value task (`R f(In)`) spawned so writes its returned value to `*out`;
+// null discards it.
 template <auto Body>
+  requires(!std::is_void_v<typename Task<Body>::Out>)
 HEIST_INLINE void spawn(Task<Body> task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in, out); });
+  using In = typename Task<Body>::In;
+  using Out = typename Task<Body>::Out;
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline(w, [&] { detail::call_body<Body, In, Out>(in, out); });
   detail::spawn_registered(task.id(), &in, sizeof in, out, detail::Join::joined);
 }
 template <auto Body>
@@ -338,11 +368,11 @@ void finish(SpawnPolicy policy, F&& f) {
 // Wait for the tasks the calling task spawned with spawn(); keeps executing
 // and stealing meanwhile.
 HEIST_INLINE void wait() {
-  detail::WorkerCore* w = detail::tls_worker;
+  detail::WorkerCore* w = detail::tls_worker;  // never null: outside_worker's frame is fenced
   // No frame at the caller's level: it queued no joined child. Otherwise a
   // join scope counts only its task's own spawns, so local == 0 means
   // drained (thieves' completions only ever subtract from remote).
-  if (w != nullptr && (w->frame_level != w->level || (w->frame->join.local == 0 && !w->frame->fenced))) return;
+  if (w->frame_level != w->level || (w->frame->join.local == 0 && !w->frame->fenced)) return;
   detail::wait_slow();
 }
 

@@ -51,6 +51,42 @@ void fib_body(const int& n, long* out) {
   *out = a + b;
 }
 
+// The value form: the body returns its result (input by value, or by const
+// reference in Lace's shape: spawn one child, call the other, wait).
+long value_fib_body(int n);
+const auto value_fib_task = heist::register_task<value_fib_body>("test_outputs_deps.value_fib");
+long value_fib_body(int n) {
+  if (n < 2) return n;
+  long a = -1, b = -1;
+  heist::spawn(value_fib_task, n - 1, &a);
+  heist::spawn(value_fib_task, n - 2, &b);
+  heist::wait();
+  return a + b;
+}
+long lace_fib_body(const int& n);
+const auto lace_fib_task = heist::register_task<lace_fib_body>("test_outputs_deps.lace_fib");
+long lace_fib_body(const int& n) {
+  if (n < 2) return n;
+  long a = -1;
+  heist::spawn(lace_fib_task, n - 1, &a);
+  const long b = lace_fib_body(n - 2);
+  heist::wait();
+  return a + b;
+}
+// A value task returning a struct, and one whose result is discarded.
+struct Pair {
+  long sum;
+  int n;
+};
+Pair pair_body(int n) { return Pair{fib_seq(n), n}; }
+const auto pair_task = heist::register_task<pair_body>("test_outputs_deps.pair");
+std::atomic<long> g_discarded{0};
+long discarded_body(int n) {
+  g_discarded.fetch_add(n, std::memory_order_relaxed);
+  return n;
+}
+const auto discarded_task = heist::register_task<discarded_body>("test_outputs_deps.discarded");
+
 // A task that spawns its child with its own output pointer and returns
 // without wait(): the implicit wait at the end of the task makes the
 // child's output visible when the grandparent's wait() returns.
@@ -96,6 +132,30 @@ TEST_P(OutputsDeps, FibOutputsAvailableAtWait) {
   for (int i = 0; i < 12; ++i) heist::spawn(fib_task, i + 5, &r[i]);
   heist::wait();
   for (int i = 0; i < 12; ++i) EXPECT_EQ(r[i], fib_seq(i + 5)) << i;
+}
+
+TEST_P(OutputsDeps, ValueTasksReturnTheirResults) {
+  heist::Runtime rt(opts());
+  const int n = heist_test::scale_divisor() > 1 ? 18 : 23;
+  long two = -1, lace = -1;
+  heist::spawn(value_fib_task, n, &two);
+  heist::spawn(lace_fib_task, n, &lace);
+  Pair pairs[16] = {};
+  for (int i = 0; i < 16; ++i) heist::spawn(pair_task, i, &pairs[i]);
+  g_discarded = 0;
+  for (int i = 1; i <= 100; ++i) heist::spawn(discarded_task, i, nullptr);
+  heist::wait();
+  EXPECT_EQ(two, fib_seq(n));
+  EXPECT_EQ(lace, fib_seq(n));
+  for (int i = 0; i < 16; ++i) {
+    EXPECT_EQ(pairs[i].sum, fib_seq(i)) << i;
+    EXPECT_EQ(pairs[i].n, i) << i;
+  }
+  EXPECT_EQ(g_discarded.load(), 5050);  // every discarded-result task ran once
+  // Each form counts as tasks like every other: 2 fib(n+1) - 1 for two
+  // spawns per call, fib(n+1) for Lace's shape, and the 116 single ones.
+  const auto created = static_cast<long>(rt.stats().total().tasks_created);
+  EXPECT_EQ(created, 2 * fib_seq(n + 1) - 1 + fib_seq(n + 1) + 116);
 }
 
 TEST_P(OutputsDeps, OutputsAvailableAtEndOfEnclosingTask) {
