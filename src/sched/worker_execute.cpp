@@ -157,7 +157,13 @@ void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef ou
   if (size > 0 && !out.null()) std::memcpy(out.local<void>(), bytes, size);
   if (!error.empty())
     owner().sched_.record_exception(std::make_exception_ptr(std::runtime_error("heist: " + std::string(error))));
-  if (!sync.null()) owner().queue_.release_dependents(sync.local<detail::SyncNode>());
+  // Called while the completion inbox is drained, under its lock: a task
+  // released here must not run here. It could wait for another completion
+  // that only a drain applies, and every drain would skip this locked inbox
+  // (2 ranks, --deque-max-tasks 4: mpi.dependents hung 5 runs in 6; the
+  // soak's master seed 202, 1 in ~50). When the deque is full it waits in
+  // the overflow list, which the help loop runs before it steals.
+  if (!sync.null()) owner().queue_.release_dependents(sync.local<detail::SyncNode>(), WorkerQueue::WhenFull::overflow);
   owner().joins_.complete(completion.local<FinishScope>());
 }
 

@@ -56,9 +56,14 @@ class WorkerQueue {
   std::uint64_t fast_inlined() const noexcept;
   void check_task(std::uint32_t fn, std::size_t in_size) const;
   void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
-  void push_copy(const std::byte* slot);
+  // What push_copy does with a task when the deque is at its maximum: run it
+  // now on this stack, or append it to overflow_ (the help loop runs that
+  // list before it steals). A caller that holds a lock a task could need —
+  // the completion inbox's drain — must not run tasks.
+  enum class WhenFull { run_now, overflow };
+  void push_copy(const std::byte* slot, WhenFull when_full = WhenFull::run_now);
   void flush_fence(Frame& frame);
-  void release_dependents(detail::SyncNode* node);
+  void release_dependents(detail::SyncNode* node, WhenFull when_full = WhenFull::run_now);
   template <class Call>
   void run_inline(Call&& call);
   Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
@@ -73,7 +78,7 @@ class WorkerQueue {
   bool publish_next_ = false;  // the task being queued is for thieves: release it at once
   bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
   bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
-  std::vector<std::byte> overflow_;  // stolen slots that did not fit this deque (stride bytes each)
+  std::vector<std::byte> overflow_;  // slots that did not fit this deque (stride bytes each): stolen, delivered or released
   // Statistics of the spawn path (WorkerStats::tasks_created/inlined).
   std::uint64_t deferred_ = 0;      // tasks queued
   std::uint64_t slow_inlined_ = 0;  // inlined by the slow path

@@ -286,9 +286,15 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   return node;
 }
 
-void WorkerQueue::push_copy(const std::byte* slot) {
+void WorkerQueue::push_copy(const std::byte* slot, WhenFull when_full) {
   std::byte* dst = deque_.begin_push();
   const std::size_t bytes = task::used_bytes(slot);
+  if (dst == nullptr && when_full == WhenFull::overflow) {
+    const std::size_t at = overflow_.size();
+    overflow_.resize(at + owner().sched_.stride());
+    std::memcpy(overflow_.data() + at, slot, bytes);
+    return;
+  }
   if (dst == nullptr) {  // deque at its maximum: run the task now
     // Only `bytes` are valid at `slot` (a fence holds just the used bytes).
     std::vector<std::byte> copy(owner().sched_.stride());
@@ -302,10 +308,10 @@ void WorkerQueue::push_copy(const std::byte* slot) {
   deque_.end_push();
 }
 
-void WorkerQueue::release_dependents(detail::SyncNode* node) {
+void WorkerQueue::release_dependents(detail::SyncNode* node, WhenFull when_full) {
   for (DependentTask* dependent : node->complete()) {
     if (dependent->remaining.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-      push_copy(dependent->slot.get());
+      push_copy(dependent->slot.get(), when_full);
       delete dependent;
     }
   }

@@ -7,6 +7,8 @@
 //   progress  rank 0 runs one long task while rank 1 steals: the first steal must
 //             be served while the long task is still running.
 //   mismatch  rank 1 registers one more task: every rank must fail at start-up.
+//   dependents a task released by another rank's completion while the deque is
+//             full waits for another remote task: both must complete.
 //   matrix    one tree for each combination of --victims x --chunks x --protocols x
 //             --balances x --remote-steals (comma lists), exactly-once each; the
 //             statistics per level must agree with the totals, and success-only
@@ -355,6 +357,65 @@ int run_progress(Settings& s) {
   return ok ? 0 : 1;
 }
 
+// ---- dependents: a task released by another rank's completion, deque full ----
+// Rank 0 (1 worker, --deque-max-tasks 4) spawns A (short) and B (long)
+// with handles, D after A, and fillers that keep its deque full; rank 1
+// steals A, runs it, then steals B. A's completion
+// reaches rank 0's inbox; the poll that applies it releases D while the
+// deque is full. D waits for B, whose completion comes through the same
+// inbox later. D used to run right there, inside the inbox drain (which
+// holds the inbox lock), so no poll could apply B's completion while D
+// waited: both ranks waited forever (the soak's master seed 202).
+int g_rank = -1;
+heist::TaskHandle g_b;
+std::atomic<bool> g_d_done{false};
+
+int where(std::uint32_t ms) {  // a value task: returns the rank it ran on
+  const std::int64_t until = now_ns() + static_cast<std::int64_t>(ms) * 1000000;
+  while (now_ns() < until) spin(1000);
+  return g_rank;
+}
+const auto where_task = heist::register_task<where>("mpi_driver.where");
+
+void waits_for_b(const int&) {
+  heist::wait(g_b);
+  g_d_done.store(true, std::memory_order_relaxed);  // read by the same thread after the region
+}
+const auto waits_for_b_task = heist::register_task<waits_for_b>("mpi_driver.waits_for_b", heist::Migration::process);
+
+void filler(const std::uint32_t& us) {
+  const std::int64_t until = now_ns() + static_cast<std::int64_t>(us) * 1000;
+  while (now_ns() < until) spin(100);
+}
+const auto filler_task = heist::register_task<filler>("mpi_driver.filler", heist::Migration::process);
+
+int run_dependents(Settings& s) {
+  heist::Runtime rt(s.options);
+  g_rank = rt.rank();
+  int a_rank = -1, b_rank = -1;
+  rt.root([&] {
+    const heist::TaskHandle a = heist::spawn_handle(where_task, 5u, &a_rank);  // the oldest: stolen first
+    g_b = heist::spawn_handle(where_task, 400u, &b_rank);
+    heist::spawn_after({a}, waits_for_b_task, 0);
+    // Spawn until B has surely completed: the deque stays at its maximum
+    // (spawns past it run inline) and each spawn polls when a poll is due.
+    const std::int64_t until = now_ns() + 600'000'000;
+    while (now_ns() < until) heist::spawn(filler_task, 200u);
+    heist::wait();
+  });
+  g_b = heist::TaskHandle();
+  const heist::RunStats stats = rt.stats();
+  if (rt.rank() != 0) return 0;
+  std::printf("A ran on rank %d, B on rank %d; D %s; remote steals %llu\n", a_rank, b_rank,
+              g_d_done.load() ? "done" : "NOT done", static_cast<unsigned long long>(stats.total().remote_steals));
+  if (!g_d_done.load()) return 1;
+  if (a_rank != 1 || b_rank != 1) {
+    std::printf("inconclusive: A and B did not both run on rank 1\n");
+    return 3;
+  }
+  return 0;
+}
+
 void extra_task(const int&) {}
 
 int run_mismatch(Settings& s) {
@@ -399,6 +460,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("pool")->callback([&] { rc = run_pool(s); });
   app.add_subcommand("progress")->callback([&] { rc = run_progress(s); });
   app.add_subcommand("mismatch")->callback([&] { rc = run_mismatch(s); });
+  app.add_subcommand("dependents")->callback([&] { rc = run_dependents(s); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
