@@ -160,7 +160,8 @@ const OptionSpec kTable[] = {
     {"max_help_depth", "HEIST_MAX_HELP_DEPTH", "--max-help-depth",
      "nested waits after which a waiting worker stops stealing (stack bound)",
      [](const Options& o) { return std::to_string(o.max_help_depth); },
-     [](Options& o, const std::string& v) { o.max_help_depth = parse_int(v, 1, 1 << 20, "--max-help-depth"); }},
+     [](Options& o, const std::string& v) { o.max_help_depth = parse_int(v, 1, 1 << 20, "--max-help-depth"); },
+     kSimulated},
     {"worker_stack_bytes", "HEIST_STACK_BYTES", "--stack-bytes", "stack size of each worker thread (K/M/G suffixes)",
      [](const Options& o) { return std::to_string(o.worker_stack_bytes); },
      [](Options& o, const std::string& v) {
