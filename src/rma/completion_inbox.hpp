@@ -51,7 +51,10 @@ class CompletionInbox {
 
   // Applies every complete entry (apply(header, output bytes, error text));
   // returns how many. Only one thread drains at a time: false-returning
-  // try-lock, since the caller has other work.
+  // try-lock, since the caller has other work. `apply` must not run tasks
+  // or otherwise wait: while it runs, every other drain of this inbox
+  // returns 0, so a wait inside it for another completion never ends (a
+  // released dependent once ran here: Executor::finish_foreign).
   template <class Apply>
   std::size_t drain(CommCounters& c, Apply&& apply);
 
