@@ -155,7 +155,6 @@ class Task {
  public:
   using In = typename detail::FnTraits<decltype(+Body)>::In;
   using Out = typename detail::FnTraits<decltype(+Body)>::Out;
-  static constexpr bool kReturnsValue = detail::FnTraits<decltype(+Body)>::returns;
   explicit Task(std::uint32_t id) noexcept : id_(id) {}
   std::uint32_t id() const noexcept { return id_; }
 
