@@ -340,15 +340,7 @@ std::uint32_t WorkerQueue::take_oldest(std::uint32_t max, std::vector<std::byte>
 }
 
 void WorkerQueue::accept_stolen(const std::byte* slot) {
-  std::byte* dst = deque_.begin_push();
-  if (dst == nullptr) {  // deque at its maximum: run it from the overflow list
-    const std::size_t at = overflow_.size();
-    overflow_.resize(at + owner().sched_.stride());
-    std::memcpy(overflow_.data() + at, slot, task::used_bytes(slot));
-    return;
-  }
-  std::memcpy(dst, slot, task::used_bytes(slot));
-  deque_.end_push();
+  push_copy(slot, WhenFull::overflow);  // deque at its maximum: run it from the overflow list
 }
 
 }  // namespace heist::sched

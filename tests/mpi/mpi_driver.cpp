@@ -370,9 +370,14 @@ int g_rank = -1;
 heist::TaskHandle g_b;
 std::atomic<bool> g_d_done{false};
 
+// Computes for `ns` without calling the runtime.
+void busy_for(std::int64_t ns) {
+  const std::int64_t until = now_ns() + ns;
+  while (now_ns() < until) spin(100);
+}
+
 int where(std::uint32_t ms) {  // a value task: returns the rank it ran on
-  const std::int64_t until = now_ns() + static_cast<std::int64_t>(ms) * 1000000;
-  while (now_ns() < until) spin(1000);
+  busy_for(static_cast<std::int64_t>(ms) * 1000000);
   return g_rank;
 }
 const auto where_task = heist::register_task<where>("mpi_driver.where");
@@ -383,10 +388,7 @@ void waits_for_b(const int&) {
 }
 const auto waits_for_b_task = heist::register_task<waits_for_b>("mpi_driver.waits_for_b", heist::Migration::process);
 
-void filler(const std::uint32_t& us) {
-  const std::int64_t until = now_ns() + static_cast<std::int64_t>(us) * 1000;
-  while (now_ns() < until) spin(100);
-}
+void filler(const std::uint32_t& us) { busy_for(static_cast<std::int64_t>(us) * 1000); }
 const auto filler_task = heist::register_task<filler>("mpi_driver.filler", heist::Migration::process);
 
 int run_dependents(Settings& s) {
