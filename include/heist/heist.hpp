@@ -21,7 +21,9 @@
 // the Runtime, never from another thread (std::logic_error).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <memory>
 #include <new>
@@ -184,8 +186,11 @@ HEIST_INLINE void call_body(const In& input, Out* out) {
 template <auto Body, class In, class Out>
 void invoke_task(void* in, void* out) {
   // The slot holds a byte copy of an In (trivially copyable, so an In object
-  // lives there implicitly); launder makes the pointer valid for it.
-  call_body<Body, In, Out>(*std::launder(static_cast<const In*>(in)), static_cast<Out*>(out));
+  // lives there implicitly); launder makes the pointer valid for it. The
+  // copy comes first: a queued task runs in place, and the body's first
+  // spawn may reuse its slot.
+  const In input = *std::launder(static_cast<const In*>(in));
+  call_body<Body, In, Out>(input, static_cast<Out*>(out));
 }
 
 // The inline fast path of every spawn: the calling worker, if it runs the
@@ -276,10 +281,26 @@ HEIST_INLINE void async(Task<Body> task, const typename Task<Body>::In& in) {
 }
 
 namespace detail {
+// ClosureOps::run_copy for F, or null where F cannot be copied bytewise
+// (such closures are boxed, never copied into a slot).
+template <class F>
+constexpr auto copy_and_run() noexcept -> void (*)(const void*) {
+  if constexpr (std::is_trivially_copyable_v<F>) {
+    return [](const void* object) {
+      alignas(F) std::byte copy[sizeof(F)];
+      std::memcpy(copy, object, sizeof(F));  // begins the lifetime of an F (implicit-lifetime type)
+      (*std::launder(reinterpret_cast<F*>(copy)))();
+    };
+  } else {
+    return nullptr;
+  }
+}
+
 template <class F>
 const ClosureOps& closure_ops() {
   static const ClosureOps ops{
       [](void* object) { (*static_cast<F*>(object))(); },
+      copy_and_run<F>(),
       [](void* box) {
         std::unique_ptr<F> owned(static_cast<F*>(box));
         (*owned)();

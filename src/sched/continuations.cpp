@@ -277,13 +277,13 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     w.dispatch_.set_searching(false);
     backoff_.reset();
   };
-  const auto run = [&]() -> Next {
-    if (task::header(buffer)->fn_id != task::kContinuationFn) {
-      w.exec_.execute(buffer);
+  const auto run = [&](const std::byte* slot) -> Next {
+    if (task::header(slot)->fn_id != task::kContinuationFn) {
+      w.exec_.execute(slot);
       return {};
     }
     int exposer = -1;
-    Fiber* target = continuation_of(buffer, &exposer);
+    Fiber* target = continuation_of(slot, &exposer);
     if (exposer >= 0 && exposer != w.id_) ++w.stats_.continuations_stolen;
     return go_to(target);
   };
@@ -293,16 +293,16 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     found_work();
     return go_to(f);
   }
-  if (w.queue_.deque_.pop(buffer)) {
+  if (const std::byte* slot = w.queue_.deque_.pop()) {  // runs in place
     found_work();
-    return run();
+    return run(slot);
   }
   if (!w.queue_.overflow_.empty()) {  // stolen while the deque was at its maximum
     const std::size_t stride = w.sched_.stride();
     std::memcpy(buffer, w.queue_.overflow_.data() + (w.queue_.overflow_.size() - stride), stride);
     w.queue_.overflow_.resize(w.queue_.overflow_.size() - stride);
     found_work();
-    return run();
+    return run(buffer);
   }
   const std::int64_t attempt = platform::now_ns();
   if (searching_since_ == 0) searching_since_ = attempt;

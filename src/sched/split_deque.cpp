@@ -28,7 +28,7 @@ SplitDeque::SplitDeque(std::size_t stride, std::size_t initial_capacity, std::si
   published_array_.store(array_, std::memory_order_relaxed);  // before any thief exists
 }
 
-bool SplitDeque::pop(std::byte* dst) {
+const std::byte* SplitDeque::pop() {
   if (head_ == split_) {
     // Private part empty: take back the newer half of the public part.
     std::uint64_t v = ts_.load(std::memory_order_relaxed);
@@ -37,7 +37,7 @@ bool SplitDeque::pop(std::byte* dst) {
       const std::uint32_t split = split_of(v);  // == split_ == head_
       if (tail == split) {
         try_reset_indices(tail);
-        return false;
+        return nullptr;
       }
       const std::uint32_t keep_public = (split - tail) / 2;
       const std::uint32_t new_split = tail + keep_public;
@@ -51,10 +51,8 @@ bool SplitDeque::pop(std::byte* dst) {
     }
   }
   --head_;
-  const std::byte* src = slot(head_);
-  std::memcpy(dst, src, task::used_bytes(src));
   if (wanted_.load(std::memory_order_relaxed)) release();
-  return true;
+  return slot(head_);  // release() publishes only slots below head_: this one stays the owner's
 }
 
 void SplitDeque::release() noexcept {

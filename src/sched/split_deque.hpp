@@ -81,8 +81,13 @@ class SplitDeque {
     if (wanted_.load(std::memory_order_relaxed)) release();
   }
 
-  // Copy the newest task's used bytes into dst (stride bytes available).
-  bool pop(std::byte* dst);
+  // Take the newest task and return its slot, or nullptr if none is left.
+  // The task runs in place (Lace's SYNC): the slot is the owner's again, so
+  // its bytes stay valid only until the owner's next push or pop, which
+  // may reuse the index; the caller reads what it needs first (Executor::
+  // execute copies the header, the task's invoke its input, before any
+  // user code can spawn).
+  const std::byte* pop();
 
   // Tasks in the queue, public and private (the tail is read relaxed: a
   // concurrent steal makes the value an over-estimate, never an under-one).

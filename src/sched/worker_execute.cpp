@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "heist/heist.hpp"
 #include "platform/timer.hpp"
@@ -23,6 +24,23 @@ using task::TaskHeader;
 
 // ---------------------------------------------------------------- executing
 
+void Executor::invoke(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out) {
+  if (entry.copies_input) [[likely]] {
+    entry.invoke(const_cast<std::byte*>(in), out);  // a C++ body: invoke_task copies `in` and takes it as const
+    return;
+  }
+  // A C body may read (or write) its input at any time: it gets a copy.
+  alignas(task::kSlotAlign) std::byte local[256];
+  std::vector<std::byte> large;  // operator new: 16-aligned
+  std::byte* copy = local;
+  if (in_size > sizeof local) {
+    large.resize(in_size);
+    copy = large.data();
+  }
+  std::memcpy(copy, in, in_size);
+  entry.invoke(copy, out);
+}
+
 std::byte* Executor::exec_buffer(int depth) {
   const auto d = static_cast<std::size_t>(depth);
   auto& buffers = owner().stack_->exec_buffers;
@@ -36,9 +54,13 @@ std::int64_t Executor::trace_begin() {
   return now;
 }
 
-void Executor::execute(std::byte* slot) {
+// `slot` may be the deque slot the task was popped from (it runs in place):
+// the body's first spawn may reuse it, so the header is copied here and the
+// payload by the body's invoke (TaskInfo::copies_input; a C body's input
+// and a closure are copied before the call) before any user code runs.
+void Executor::execute(const std::byte* slot) {
   Worker& w = owner();
-  const TaskHeader& h = *task::header(slot);
+  const TaskHeader h = *task::header(slot);
   if (h.fn_id == task::kContinuationFn) {  // a help loop met a stolen continuation
     w.conts_->resume_from_help(slot);
     return;
@@ -64,7 +86,7 @@ void Executor::execute(std::byte* slot) {
   w.set_frame(&child);
   ++w.depth_;
   try {
-    std::byte* p = task::payload(slot);
+    const std::byte* p = task::payload(slot);
     if (h.fn_id == task::kClosureFn) {
       const detail::ClosureOps* ops;
       std::memcpy(&ops, p, sizeof ops);
@@ -73,10 +95,10 @@ void Executor::execute(std::byte* slot) {
         std::memcpy(&box, p + kClosureObject, sizeof box);
         ops->run_boxed(box);
       } else {
-        ops->run_in_place(p + kClosureObject);
+        ops->run_copy(p + kClosureObject);
       }
     } else {
-      w.sched_.registry()[h.fn_id].invoke(p, h.out.local<void>());
+      invoke(w.sched_.registry()[h.fn_id], p, h.in_size, h.out.local<void>());
     }
   } catch (...) {
     w.sched_.record_exception(std::current_exception());
@@ -112,9 +134,9 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
 // theirs) register here; its completion goes back only when they are done,
 // which keeps the origin's finish from draining early (distributor.hpp,
 // termination). Its output lands in a local buffer that travels back.
-void Executor::execute_foreign(std::byte* slot) {
+void Executor::execute_foreign(const std::byte* slot) {
   Worker& w = owner();
-  const TaskHeader& h = *task::header(slot);
+  const TaskHeader h = *task::header(slot);  // copied: the slot may be reused (execute)
   const task::TaskInfo& entry = w.sched_.registry()[h.fn_id];  // validated when it arrived
   if (w.room < 0) w.queue_.grant(0);
   ++w.no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
@@ -130,7 +152,7 @@ void Executor::execute_foreign(std::byte* slot) {
   std::vector<std::byte> out(entry.out_size);
   std::string error;
   try {
-    entry.invoke(task::payload(slot), out.empty() ? nullptr : out.data());
+    invoke(entry, task::payload(slot), h.in_size, out.empty() ? nullptr : out.data());
   } catch (const std::exception& e) {
     error = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": " + e.what();
   } catch (...) {

@@ -18,6 +18,7 @@
 
 #include "heist/detail/abi.hpp"
 #include "sched/frame.hpp"
+#include "task/task_registry.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sched {
@@ -30,17 +31,21 @@ class Executor {
   Executor(const Executor&) = delete;
   Executor& operator=(const Executor&) = delete;
 
-  void execute(std::byte* slot);
+  // Run the task in `slot` (a popped deque slot: it runs in place, see
+  // SplitDeque::pop; or any other copy of a slot).
+  void execute(const std::byte* slot);
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
                       std::size_t size, std::string_view error);
-  // The slot a help loop at `depth` pops into (one per depth, per stack).
+  // A slot-sized buffer per help depth, per stack: where a help loop at
+  // that depth copies a slot from the overflow list to run it.
   std::byte* exec_buffer(int depth);
 
  private:
   friend class Worker;
   void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
                 std::int64_t traced_from);
-  void execute_foreign(std::byte* slot);
+  void execute_foreign(const std::byte* slot);
+  void invoke(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out);
   std::int64_t trace_begin();  // a traced task starts now: sample the queue
 
   // The worker this part is a member of (a fixed offset from `this`).

@@ -28,7 +28,6 @@ void Dispatcher::help_until(Done&& done) {
       if (!w.conts_->wait_pinned()) break;  // no fiber free: help here
     if (done()) return;
   }
-  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
   ++w.help_depth_;
   platform::Backoff backoff(search_->backoff_limits(w.id_ == 0 || w.depth_ > 0, w.remote_ != nullptr));
   const bool within_depth = w.help_depth_ <= w.max_help_depth_;
@@ -37,11 +36,11 @@ void Dispatcher::help_until(Done&& done) {
   std::int64_t searching_since = 0;
   SplitDeque& deque = w.queue_.deque_;
   while (!done()) {
-    if (deque.pop(buffer)) {
+    if (const std::byte* slot = deque.pop()) {  // runs in place
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
       searching_since = 0;
       set_searching(false);
-      w.exec_.execute(buffer);
+      w.exec_.execute(slot);
       backoff.reset();
       continue;
     }

@@ -110,12 +110,14 @@ void Dispatcher::set_places(const policy::Topology& topology, int place_base) {
 
 void Dispatcher::run_overflow() {
   // Tasks stolen while this worker's deque was at its maximum: run them now.
+  // The last slot is copied out first: the task may add to the list.
   std::vector<std::byte>& overflow = owner().queue_.overflow_;
   const std::size_t stride = owner().sched_.stride();
+  std::byte* buffer = owner().exec_.exec_buffer(owner().help_depth_);
   while (!overflow.empty()) {
-    std::vector<std::byte> slot(overflow.end() - static_cast<std::ptrdiff_t>(stride), overflow.end());
+    std::memcpy(buffer, overflow.data() + (overflow.size() - stride), stride);
     overflow.resize(overflow.size() - stride);
-    owner().exec_.execute(slot.data());
+    owner().exec_.execute(buffer);
   }
 }
 
@@ -123,12 +125,11 @@ void Dispatcher::run_overflow() {
 
 bool Dispatcher::execute_one() {
   Worker& w = owner();
-  std::byte* buffer = w.exec_.exec_buffer(w.help_depth_);
   ++w.help_depth_;
-  const bool popped = w.queue_.deque_.pop(buffer);
-  if (popped) w.exec_.execute(buffer);
+  const std::byte* slot = w.queue_.deque_.pop();  // runs in place
+  if (slot != nullptr) w.exec_.execute(slot);
   --w.help_depth_;
-  return popped;
+  return slot != nullptr;
 }
 
 std::uint32_t Dispatcher::steal_once() {

@@ -18,7 +18,7 @@ std::uint32_t TaskRegistry::add(std::string name, detail::TaskInvoke invoke, std
     if (entries_[i].name == name)
       throw std::invalid_argument("task registry: a task named '" + name + "' is already registered");
   if (n == kCapacity) throw std::invalid_argument("task registry: more than 4096 task functions");
-  entries_[n] = TaskInfo{std::move(name), invoke, in_size, out_size, key, local_only};
+  entries_[n] = TaskInfo{std::move(name), invoke, in_size, out_size, key, local_only, key == nullptr};
   count_.store(n + 1, std::memory_order_release);  // publishes entries_[n] to lock-free readers
   return n;
 }

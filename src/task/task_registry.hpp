@@ -27,6 +27,10 @@ struct TaskInfo {
   std::size_t out_size = 0;
   const void* key = nullptr;  // C API: the user's function pointer
   bool local_only = false;    // Migration::process: never sent to another rank
+  // invoke copies the input before any user code runs (heist.hpp's
+  // invoke_task does; a C body reads its input pointer whenever it likes),
+  // so it may be given a slot that the body's own spawns reuse.
+  bool copies_input = false;
 };
 
 class TaskRegistry {
@@ -37,6 +41,8 @@ class TaskRegistry {
 
   // Returns the new id. Throws std::invalid_argument on a duplicate name or
   // a full registry.
+  // `key` is set for a C function (whose invoke reads the input in place),
+  // null for heist.hpp's templates (which copy it first).
   std::uint32_t add(std::string name, detail::TaskInvoke invoke, std::size_t in_size,
                     std::size_t out_size, const void* key = nullptr, bool local_only = false);
 

@@ -108,7 +108,7 @@ void push_task(SplitDeque& d, std::uint64_t id) {
 // ~reset_every tasks drains its deque completely (index reset while thieves
 // may still be copying). Ends by draining what is left.
 void run_owner(SplitDeque& d, Ledger& ledger, std::uint64_t seed) {
-  alignas(16) std::byte buffer[kStride];
+  const std::byte* slot = nullptr;  // popped: read in place before the next push
   Rng rng(seed);
   const std::uint64_t n = ledger.seen.size();
   const std::uint64_t reset_every = 64 + rng.below(512);
@@ -118,25 +118,24 @@ void run_owner(SplitDeque& d, Ledger& ledger, std::uint64_t seed) {
     for (std::uint32_t i = 0; i < burst && next < n; ++i) push_task(d, next++);
     since_reset += burst;
     const std::uint32_t pops = rng.below(6);
-    for (std::uint32_t i = 0; i < pops && d.pop(buffer); ++i) ledger.record(buffer);
+    for (std::uint32_t i = 0; i < pops && (slot = d.pop()) != nullptr; ++i) ledger.record(slot);
     if (since_reset >= reset_every) {
       since_reset = 0;
-      while (d.pop(buffer)) ledger.record(buffer);
+      while ((slot = d.pop()) != nullptr) ledger.record(slot);
     }
   }
-  while (d.pop(buffer)) ledger.record(buffer);
+  while ((slot = d.pop()) != nullptr) ledger.record(slot);
 }
 
 // A thief: pops its own deque, else steals from a victim, until all tasks
 // have been taken.
 void run_thief(SplitDeque& mine, const std::vector<SplitDeque*>& victims, Ledger& ledger, const ChunkPolicy& chunk,
                std::uint64_t seed) {
-  alignas(16) std::byte buffer[kStride];
   Rng rng(seed);
   unsigned failures = 0;
   while (true) {
-    if (mine.pop(buffer)) {
-      ledger.record(buffer);
+    if (const std::byte* slot = mine.pop()) {
+      ledger.record(slot);
       continue;
     }
     if (ledger.all_taken()) break;

@@ -90,7 +90,10 @@ extern constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-e
 // A local-only closure, described so the library can run it in place
 // (inline), copy it into a task slot, or box it on the heap.
 struct ClosureOps {
-  void (*run_in_place)(void* object);  // call the object (inline execution or slot copy)
+  void (*run_in_place)(void* object);  // call the object where it is (inline execution)
+  // Copy the object, then call the copy: for a task slot, which the
+  // closure's own spawns may reuse. Null unless trivially_copyable.
+  void (*run_copy)(const void* object);
   void (*run_boxed)(void* box);        // call and delete a heap box
   void* (*make_box)(void* object);     // move the object into a new heap box
   std::size_t size;
