@@ -199,10 +199,10 @@ void invoke_task(void* in, void* out) {
 // bounded with a full queue); else nullptr.
 HEIST_INLINE WorkerCore* take_inline() noexcept {
   WorkerCore* w = tls_worker;  // never null: outside_worker has no credits
-  // Not in a frame that called fence(): the slow path checks whether the
-  // fence holds the new task back.
-  if (w->room < 0 && !w->work_wanted.load(std::memory_order_relaxed) &&
-      !(w->frame_level == w->level && w->frame->fenced)) [[likely]] {
+  // No fence test: a worker whose innermost frame called fence() holds no
+  // credits (WorkerCore::room), so its spawns take the slow path, which
+  // checks whether the fence holds the new task back.
+  if (w->room < 0 && !w->work_wanted.load(std::memory_order_relaxed)) [[likely]] {
     ++w->room;
     return w;
   }

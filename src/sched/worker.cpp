@@ -78,6 +78,11 @@ void Worker::exchange_stack(StackState& s) noexcept {
   std::swap(base_level_, s.base_level);
   std::swap(stack_low_, s.stack_low);
   std::swap(stack_high_, s.stack_high);
+  if (frame != nullptr && frame->fenced) drop_credits();  // credits follow the worker, not the stack: WorkerCore::room
+}
+
+void Worker::drop_credits() noexcept {
+  if (room < 0) queue_.grant(0);
 }
 void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 

@@ -187,7 +187,9 @@ class Worker : public detail::WorkerCore {
   void set_frame(detail::FrameCore* f) noexcept {
     frame = f;
     frame_level = f->level;
+    if (f->fenced) [[unlikely]] drop_credits();  // WorkerCore::room's invariant
   }
+  void drop_credits() noexcept;
   void park();
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }
   bool remote_region() const noexcept { return remote_ != nullptr && remote_->region_active(); }

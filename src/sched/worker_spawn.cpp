@@ -121,7 +121,9 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   const policy::SpawnAction action = step.action;
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = true; break;
-    case policy::SpawnAction::run_inline: grant(step.credits); break;
+    case policy::SpawnAction::run_inline:
+      grant(w.current_frame().fenced ? 0 : step.credits);  // WorkerCore::room: no credits under a fence
+      break;
     case policy::SpawnAction::stack_exhausted: stack_exhausted();
     case policy::SpawnAction::queue:
     case policy::SpawnAction::expose: break;

@@ -124,6 +124,7 @@ void Joins::fence_current() {
   if (!f.fence) {
     f.fence = std::make_unique<FenceState>(f.join, owner().ctx_);
     f.fenced = true;
+    owner().drop_credits();  // from now on every spawn here takes the slow path (WorkerCore::room)
   }
   f.fence->fence();
 }

@@ -60,6 +60,10 @@ struct WorkerCore {
   // the library, each adding one; at 0 the next spawn takes the slow path,
   // whose spawn policy decides and may grant new credits. Spent credits are
   // the count of fast-path inline spawns (the worker derives it).
+  // Invariant: room < 0 only while the innermost frame (`frame`) is not
+  // fenced — fence(), entering a fenced frame and a stack switch to one
+  // drop the credits, and the slow path grants none there — so the fast
+  // path needs no fence test.
   alignas(64) std::int64_t room = 0;
   // Nesting level of task bodies on this stack. A task run inline gets the
   // next level but no frame: one is made only if it queues a joined child
