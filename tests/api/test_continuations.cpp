@@ -325,7 +325,7 @@ TEST(Continuations, DeepRecursionOnFiberStacks) {
 }
 
 TEST(Continuations, RecursionDeeperThanTheFiberStackFailsWithAnError) {
-  heist::Options o = wf_options(2);
+  heist::Options o = wf_options(1);  // one worker: no thief moves the chain onto fresh fibers, so it must overflow
   o.fiber_stack_bytes = std::size_t{1} << 20;
   heist::Runtime rt(o);
   DeepChain chain{1000000};
