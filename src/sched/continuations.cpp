@@ -297,10 +297,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     found_work();
     return run(slot);
   }
-  if (!w.queue_.overflow_.empty()) {  // stolen while the deque was at its maximum
-    const std::size_t stride = w.sched_.stride();
-    std::memcpy(buffer, w.queue_.overflow_.data() + (w.queue_.overflow_.size() - stride), stride);
-    w.queue_.overflow_.resize(w.queue_.overflow_.size() - stride);
+  if (w.queue_.pop_overflow(buffer)) {  // stolen while the deque was at its maximum
     found_work();
     return run(buffer);
   }

@@ -62,6 +62,9 @@ class WorkerQueue {
   // the completion inbox's drain — must not run tasks.
   enum class WhenFull { run_now, overflow };
   void push_copy(const std::byte* slot, WhenFull when_full = WhenFull::run_now);
+  // Move the newest slot of overflow_ into dst (stride bytes); false if
+  // the list is empty. A copy: the task it holds may add to the list.
+  bool pop_overflow(std::byte* dst);
   void flush_fence(Frame& frame);
   void release_dependents(detail::SyncNode* node, WhenFull when_full = WhenFull::run_now);
   template <class Call>

@@ -110,15 +110,8 @@ void Dispatcher::set_places(const policy::Topology& topology, int place_base) {
 
 void Dispatcher::run_overflow() {
   // Tasks stolen while this worker's deque was at its maximum: run them now.
-  // The last slot is copied out first: the task may add to the list.
-  std::vector<std::byte>& overflow = owner().queue_.overflow_;
-  const std::size_t stride = owner().sched_.stride();
   std::byte* buffer = owner().exec_.exec_buffer(owner().help_depth_);
-  while (!overflow.empty()) {
-    std::memcpy(buffer, overflow.data() + (overflow.size() - stride), stride);
-    overflow.resize(overflow.size() - stride);
-    owner().exec_.execute(buffer);
-  }
+  while (owner().queue_.pop_overflow(buffer)) owner().exec_.execute(buffer);
 }
 
 // ---------------------------------------------------------------- C API steps

@@ -298,16 +298,23 @@ void WorkerQueue::push_copy(const std::byte* slot, WhenFull when_full) {
     return;
   }
   if (dst == nullptr) {  // deque at its maximum: run the task now
-    // Only `bytes` are valid at `slot` (a fence holds just the used bytes).
-    std::vector<std::byte> copy(owner().sched_.stride());
-    std::memcpy(copy.data(), slot, bytes);
+    // From `slot` itself: execute reads only the header and the used
+    // payload (all a fence holds), and copies both before the body runs.
     ++owner().no_migrate_;  // our caller goes on with this worker
-    owner().exec_.execute(copy.data());
+    owner().exec_.execute(slot);
     --owner().no_migrate_;
     return;
   }
   std::memcpy(dst, slot, bytes);
   deque_.end_push();
+}
+
+bool WorkerQueue::pop_overflow(std::byte* dst) {
+  if (overflow_.empty()) return false;
+  const std::size_t stride = owner().sched_.stride();
+  std::memcpy(dst, overflow_.data() + (overflow_.size() - stride), stride);
+  overflow_.resize(overflow_.size() - stride);
+  return true;
 }
 
 void WorkerQueue::release_dependents(detail::SyncNode* node, WhenFull when_full) {
