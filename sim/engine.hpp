@@ -252,6 +252,10 @@ class Engine {
   void publish_load(Worker& w, Process& proc, std::uint32_t load);
   void push_step(Worker& w, Process& proc);
   bool send_tasks(Worker& w, int target, bool answer, std::uint32_t n);
+  // Worker::siblings_public / collect_from_siblings: a success-only answer
+  // draws on the whole process (PollPlan::answer_size).
+  std::size_t siblings_public(const Worker& w) const;
+  std::uint32_t collect_from_siblings(Worker& w, std::uint32_t max);
   void drain_mailbox(Worker& w, Process& proc);
   std::uint32_t process_load(int rank) const;
 

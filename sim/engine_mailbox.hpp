@@ -69,7 +69,9 @@ void Engine<W>::request_across(Worker& w, double t) {
 template <class W>
 void Engine<W>::serve_requests(Worker& w, Process& proc) {
   policy::serve_requests(proc.requests, [&](int thief_rank) {
-    const std::uint32_t n = plan_.answer_size(w.deque.size(), w.step != Step::busy, level_of(thief_rank, w.rank));
+    const std::uint32_t n =
+        plan_.answer_size(w.deque.size(), siblings_public(w), w.step != Step::busy, level_of(thief_rank, w.rank));
+    if (n > w.deque.size()) collect_from_siblings(w, static_cast<std::uint32_t>(n - w.deque.size()));
     if (n == 0 || !send_tasks(w, thief_rank, true, n)) {
       want_work(w);
       return false;
@@ -95,6 +97,39 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
 }
 
 // A batch costs its sender a ticket, a room check, the put of the slots and the seq word.
+template <class W>
+std::size_t Engine<W>::siblings_public(const Worker& w) const {
+  std::size_t n = 0;
+  const int first = machine_.first_worker(w.rank);
+  for (int i = first; i < first + machine_.workers_per_rank(); ++i)
+    if (i != w.id) n += workers_[static_cast<std::size_t>(i)].deque.public_size();
+  return n;
+}
+
+// As the runtime's: siblings in order, each claim with the thieves'
+// protocol (one round trip to the sibling), the tasks into w's deque. The
+// siblings are not advanced to w's clock (that would run their polls
+// inside this one's serve_requests): a busy sibling's public part is as of
+// its last event, which only ever holds fewer tasks than it would.
+template <class W>
+std::uint32_t Engine<W>::collect_from_siblings(Worker& w, std::uint32_t max) {
+  std::uint32_t got = 0;
+  std::vector<Task> claimed;
+  const int first = machine_.first_worker(w.rank);
+  for (int i = first; i < first + machine_.workers_per_rank() && got < max; ++i) {
+    if (i == w.id) continue;
+    Worker& s = workers_[static_cast<std::size_t>(i)];
+    if (s.deque.public_size() == 0) continue;
+    claimed.clear();
+    const std::uint32_t k = s.deque.steal([&](std::uint32_t available) { return std::min(available, max - got); },
+                                          claimed);
+    for (const Task& task : claimed) w.deque.push(task);
+    w.clock += machine_.latency_ns(machine_.hop(w.id, i));
+    got += k;
+  }
+  return got;
+}
+
 template <class W>
 bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) {
   const int index = take_slot(mails_, free_mails_);

@@ -106,6 +106,12 @@ class Worker : public detail::WorkerCore {
   }
   // A task from another process (or back from the window).
   void accept_stolen(const std::byte* slot) { queue_.accept_stolen(slot); }
+  // A success-only answer draws on the whole process (PollPlan::answer_size):
+  // the public tasks of this process's other workers (relaxed reads, a
+  // hint), and claiming up to `max` of them, sibling by sibling with the
+  // thieves' protocol, into this worker's deque (returns how many).
+  std::size_t siblings_public() const noexcept;
+  std::uint32_t collect_from_siblings(std::uint32_t max);
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
                       std::size_t size, std::string_view error) {

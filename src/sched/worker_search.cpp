@@ -55,6 +55,28 @@ std::uint32_t Dispatcher::try_steal() {
   return taken;
 }
 
+std::size_t Worker::siblings_public() const noexcept {
+  std::size_t n = 0;
+  for (int i = 0; i < sched_.size(); ++i)
+    if (i != id_) n += sched_.worker(i).queue_.deque_.public_size();
+  return n;
+}
+
+std::uint32_t Worker::collect_from_siblings(std::uint32_t max) {
+  struct UpTo {  // the chunk: what is left to collect
+    std::uint32_t left;
+    std::uint32_t take(std::uint32_t available, policy::Level) const noexcept { return std::min(available, left); }
+  };
+  std::uint32_t got = 0;
+  for (int i = 0; i < sched_.size() && got < max; ++i) {
+    if (i == id_) continue;
+    SplitDeque& sibling = sched_.worker(i).queue_.deque_;
+    if (sibling.public_size() == 0) continue;
+    got += sibling.steal_into(queue_.deque_, UpTo{max - got}, queue_.overflow_);
+  }
+  return got;
+}
+
 void Dispatcher::change_searching(bool searching) noexcept {
   searching_ = searching;
   owner().sched_.add_searching(searching ? 1 : -1);

@@ -167,15 +167,27 @@ TEST(PollPlan, PublishAtPollWhenTheLoadTurnsZeroOrNonZero) {
 
 TEST(PollPlan, AnswerSizeFollowsTheChunkAndTheMailbox) {
   const PollPlan p = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, fixed(3), false, true, 8);
-  EXPECT_EQ(p.answer_size(0, false, Level::machine), 0u);
-  EXPECT_EQ(p.answer_size(1, false, Level::machine), 1u);
-  EXPECT_EQ(p.answer_size(10, false, Level::machine), 3u);
+  EXPECT_EQ(p.answer_size(0, 0, false, Level::machine), 0u);
+  EXPECT_EQ(p.answer_size(1, 0, false, Level::machine), 1u);
+  EXPECT_EQ(p.answer_size(10, 0, false, Level::machine), 3u);
   const PollPlan half = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only,
                                   ChunkSpec::runtime_default(), false, true, 8);
-  EXPECT_EQ(half.answer_size(6, false, Level::machine), 3u);
-  EXPECT_EQ(half.answer_size(100, false, Level::machine), 4u) << "half the mailbox at most";
-  EXPECT_EQ(half.answer_size(100, false, Level::node), 4u);
-  EXPECT_EQ(half.answer_size(3, false, Level::process), 1u);
+  EXPECT_EQ(half.answer_size(6, 0, false, Level::machine), 3u);
+  EXPECT_EQ(half.answer_size(100, 0, false, Level::machine), 4u) << "half the mailbox at most";
+  EXPECT_EQ(half.answer_size(100, 0, false, Level::node), 4u);
+  EXPECT_EQ(half.answer_size(3, 0, false, Level::process), 1u);
+}
+
+// A request is for the process: its siblings' public tasks count, and a
+// searching worker's one kept task is kept from the total.
+TEST(PollPlan, AnswerSizeCountsTheWholeProcess) {
+  const PollPlan half = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only,
+                                  ChunkSpec::runtime_default(), false, true, 64);
+  EXPECT_EQ(half.answer_size(0, 0, false, Level::machine), 0u);
+  EXPECT_EQ(half.answer_size(0, 6, false, Level::machine), 3u) << "an empty polling worker answers from its siblings";
+  EXPECT_EQ(half.answer_size(2, 18, false, Level::machine), 10u);
+  EXPECT_EQ(half.answer_size(0, 1, true, Level::machine), 0u) << "a searching worker keeps one";
+  EXPECT_EQ(half.answer_size(1, 2, true, Level::machine), 1u);
 }
 
 // Regression (the simulator's end-of-run livelock, now in the runtime too):
@@ -183,11 +195,11 @@ TEST(PollPlan, AnswerSizeFollowsTheChunkAndTheMailbox) {
 // are not passed straight on to the next requester.
 TEST(PollPlan, SearchingWorkerKeepsOneTask) {
   const PollPlan p = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, fixed(4), false, true);
-  EXPECT_EQ(p.answer_size(1, true, Level::machine), 0u);
-  EXPECT_EQ(p.answer_size(1, false, Level::machine), 1u);
-  EXPECT_EQ(p.answer_size(2, true, Level::machine), 1u);
-  EXPECT_EQ(p.answer_size(6, true, Level::machine), 4u);
-  EXPECT_EQ(p.answer_size(0, true, Level::machine), 0u);
+  EXPECT_EQ(p.answer_size(1, 0, true, Level::machine), 0u);
+  EXPECT_EQ(p.answer_size(1, 0, false, Level::machine), 1u);
+  EXPECT_EQ(p.answer_size(2, 0, true, Level::machine), 1u);
+  EXPECT_EQ(p.answer_size(6, 0, true, Level::machine), 4u);
+  EXPECT_EQ(p.answer_size(0, 0, true, Level::machine), 0u);
 }
 
 TEST(PollPlan, PushesFromOnlyThisRanksTransfers) {
