@@ -565,7 +565,7 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
     w.stack.push_back(f);
     if (queued) ++w.depth;
   }
-  if (queued && multi_rank_ && --w.poll_countdown <= 0) poll(w);
+  if (queued && multi_rank_ && w.spawn_driver.poll_after_task(--w.poll_countdown, w.clock - w.last_poll)) poll(w);
 }
 
 template <class W>

@@ -171,6 +171,7 @@ void Engine<W>::drain_mailbox(Worker& w, Process& proc) {
     }
     proc.mailbox.pop_front();
   }
+  w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // counts what arrived (as the runtime)
   charge(w, ops);
 }
 

@@ -60,6 +60,14 @@ class SpawnDriver {
   // Paced runs: the slow path polls first when this much time has passed
   // since the last poll.
   bool poll_due(double since_last_poll_ns) const noexcept { return since_last_poll_ns >= period_ns_; }
+  // After a queued task (countdown: tasks left until the next counted poll,
+  // already decremented for this one): poll every --poll-interval tasks, or
+  // sooner once the poll period has passed. Counting alone, a rank running
+  // 6 ms tasks polled every 192 ms: other ranks' requests, its mailbox and
+  // its load on the push board all waited that long.
+  bool poll_after_task(int countdown, double since_last_poll_ns) const noexcept {
+    return countdown <= 0 || poll_due(since_last_poll_ns);
+  }
 
   // Inline: the runtime's spawn slow path runs it once per queued task or
   // credit grant (millions of times a second).

@@ -21,9 +21,10 @@
 //    what the deepest inline frame spawns: a spawn loop suspended under an
 //    inline child is not stealable, so on 16 cores UTS T1L's big shallow
 //    subtrees stayed with one worker while thieves took tiny deep tasks
-//    (efficiency 0.37 measured). So with more than two workers the first
+//    (efficiency 0.37 measured). So with more than one worker the first
 //    `queued_levels` task generations below every stolen (or root) task
-//    are queued — privately, released on request — whatever the bound
+//    are queued whatever the bound — one kept public (and the next few
+//    after a request), the rest private until a thief asks —
 //    (SpawnFacts::levels; Options::queued_levels), and a worker asked for
 //    work with nothing private left counts its current task as a new top
 //    (SpawnStep::reroot): the work it holds in inline frames then reaches
@@ -84,11 +85,14 @@ class SpawnDecider {
   // Top-level tasks a worker may hold past the bound (see bounded()).
   static constexpr std::size_t kTopLevelHeld = 4096;
 
-  // --queued-levels auto: none for two workers (one thief: the demand rule
-  // is enough), then one more level for every factor of 4 in the run's
-  // workers: 1 level for 3, 2 for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096.
+  // --queued-levels auto: none for one worker (no thief), then one more
+  // level for every factor of 4 in the run's workers: 1 level for 2-3, 2
+  // for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096. Two workers need the
+  // level too: without it UTS T1L's thief took ~500,000 tasks of ~140
+  // nodes from the deepest inline frame, one at a time (2-core VM: 4.65 s,
+  // 3.93 s with it; the fair 2-core ideal 3.77 s).
   static unsigned auto_queued_levels(int run_workers) noexcept {
-    if (run_workers <= 2) return 0;
+    if (run_workers <= 1) return 0;
     unsigned levels = 1;
     for (int w = run_workers; w >= 4; w /= 4) ++levels;
     return levels;
@@ -179,16 +183,29 @@ class SpawnDecider {
       // (up to kTopLevelHeld): a spawn loop cannot be stolen while a child
       // runs inline, so a loop that inlines past the bound hides every
       // later, shallower child behind the first one's subtree.
-      if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld)) return SpawnAction::queue;
+      // One of them is kept public (and the next few after a request):
+      // all private, a producer's next producer (bpc) waited for a failed
+      // steal and a pop to be released while the thief backed off. One per
+      // idle worker, as below, published too much across nodes (simulated
+      // fib(30) on 4 nodes of 16: 2.6 times slower).
+      if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld))
+        return asked() || f.public_tasks == 0 ? SpawnAction::queue_public : SpawnAction::queue;
     }
     if (f.held >= bound_) return SpawnAction::run_inline;
     if (!demand_) return SpawnAction::queue;
-    if (asked_ > 0) {
-      --asked_;
-      return SpawnAction::queue_public;
-    }
-    return f.public_tasks < std::max<std::size_t>(1, f.idle_workers) ? SpawnAction::queue_public
-                                                                      : SpawnAction::run_inline;
+    return demanded(f) ? SpawnAction::queue_public : SpawnAction::run_inline;
+  }
+
+  // A thief asked: this is one of the next kAskedTasks spawns.
+  bool asked() noexcept {
+    if (asked_ == 0) return false;
+    --asked_;
+    return true;
+  }
+  // Lazy task creation's demand: a thief asked, or fewer tasks are public
+  // than workers look for work (at least one).
+  bool demanded(const SpawnFacts& f) noexcept {
+    return asked() || f.public_tasks < std::max<std::size_t>(1, f.idle_workers);
   }
 
   bool slaw(const SpawnFacts& f) noexcept {

@@ -155,6 +155,10 @@ void MailboxBalance::drain_mailbox(sched::Worker& w, PerWorker& p) {
     ++s.remote_steals;
     s.remote_tasks_stolen += n;
   });
+  // The load this poll publishes counts what just arrived: set before the
+  // drain only, a rank in long tasks advertised each push one poll late,
+  // and the pusher pushed again.
+  p.load.store(policy::worker_load(w.queued(), !w.searching()), std::memory_order_relaxed);
 }
 
 }  // namespace heist::rma

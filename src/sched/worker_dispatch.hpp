@@ -53,6 +53,8 @@ class Dispatcher {
   friend class ContinuationEngine;
 
   void poll_remote();
+  // After a queued task of a distributed run (SpawnDriver::poll_after_task).
+  void poll_between_tasks();
   void run_overflow();
   std::uint32_t try_steal();
   std::uint32_t steal_local(int victim, policy::Level level);

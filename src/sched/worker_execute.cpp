@@ -126,7 +126,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
   w.joins_.complete(completion);
-  if (w.remote_ != nullptr && --w.dispatch_.poll_countdown_ <= 0) w.dispatch_.poll_remote();
+  if (w.remote_ != nullptr) w.dispatch_.poll_between_tasks();
 }
 
 // A task of another rank: its completion scope, output and task handle live
@@ -171,7 +171,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   const std::int64_t sending = platform::now_ns();
   w.remote_->send_completion(w, h, out.data(), out.size(), error);
   w.dispatch_.comm_ns_ += platform::now_ns() - sending;
-  if (--w.dispatch_.poll_countdown_ <= 0) w.dispatch_.poll_remote();
+  w.dispatch_.poll_between_tasks();
 }
 
 void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes,

@@ -124,6 +124,12 @@ void Dispatcher::poll_remote() {
   comm_ns_ += platform::now_ns() - start;
 }
 
+void Dispatcher::poll_between_tasks() {
+  --poll_countdown_;
+  const double since = static_cast<double>(platform::now_ns() - last_poll_ns_);
+  if (owner().queue_.spawn_.poll_after_task(poll_countdown_, since)) poll_remote();
+}
+
 void Dispatcher::set_places(const policy::Topology& topology, int place_base) {
   const Options& options = owner().sched_.options();
   search_ = std::make_unique<policy::SearchDriver>(options, topology,

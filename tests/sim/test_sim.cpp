@@ -260,24 +260,28 @@ TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
 }
 
 // Issue 15, matmul's shape: one producer on rank 0 spawns 400 tasks of 6 ms,
-// 2 ranks of 1 worker (2 nodes). Balanced, rank 1 runs about half of them;
-// when the spawn loop inlined every second task through the fast path (one
-// credit at least, so no poll), rank 1 got a third (132 of 400) under both
-// balancings. Counts, not times: the tasks that crossed to rank 1.
+// 2 ranks of 1 worker (2 nodes). Balanced, each rank runs about half of
+// them, so the makespan is near 401 x 6 ms / 2; within 10 % of it no rank
+// ran more than 55 % (a 267/133 split, which both balancings gave when the
+// spawn loop inlined every second task through the fast path without
+// polling, takes 1.6 s). Times here are simulated, so deterministic.
+// Tasks may cross both ways (steal-half, then the victim steals back; a
+// push answered by a push back), so the count of tasks moved does not tell.
 TEST(SimBalance, ALoopOfLongSpawnsSplitsEvenlyBetweenTwoRanks) {
   const AnyWorkload w = heist::sim::make_workload(
       "bpc", {{"depth", 1}, {"consumers", 400}, {"consumer_us", 6000.0}, {"producer_us", 1.0}});
+  const double half = 401 * 0.006 / 2;
   for (const heist::BalanceMode balance : {heist::BalanceMode::steal, heist::BalanceMode::push}) {
     SimConfig c = config(1, 1, 2, 1, heist::StealProtocolKind::sws);
     c.options.balance = balance;
     c.backoff = heist::sim::BackoffModel::heist;
     const SimResult r = heist::sim::simulate(w, c);
     ASSERT_EQ(r.tasks, 401u);
+    EXPECT_LE(r.time_s, 1.1 * half) << heist::to_string(balance);
     const std::uint64_t moved = balance == heist::BalanceMode::push
         ? r.tasks_pushed
         : r.remote_steals[static_cast<std::size_t>(heist::policy::Level::machine)].tasks;
-    EXPECT_GE(moved, 180u) << heist::to_string(balance);  // within 45/55
-    EXPECT_LE(moved, 220u) << heist::to_string(balance);
+    EXPECT_GE(moved, 180u) << heist::to_string(balance);  // rank 1 got its half from somewhere
   }
 }
 

@@ -105,7 +105,8 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   o.poll_period_us = 100;  // 100,000 ns
   SpawnDriver d(o, 2);
   SpawnFacts f;
-  f.held = 5;  // past the bound: inline
+  f.held = 5;     // past the bound: inline
+  f.levels = 10;  // deep below the stolen task, not a queued generation
   double now = 1e6;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 0);  // long since the last grant: 1 halved to 0
   std::int64_t last = 0;
@@ -138,6 +139,7 @@ TEST(SpawnDriver, SpawnsFurtherApartThanThePollPeriodGetNoCredits) {
   f.queued = 1;
   f.held = 1;
   f.public_tasks = 1;  // a task is public: lazy creation inlines the rest
+  f.levels = 10;       // deep below the stolen task, not a queued generation
   double now = 0;
   for (int i = 0; i < 5; ++i) {
     now += 6e6;
@@ -200,10 +202,12 @@ TEST(SpawnDriver, AThiefAskingAWorkerWithNothingPrivateRerootsItsTask) {
   f.thief_asked = true;
   f.queued = 3;  // a private task is left: releasing it answers the request
   EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).reroot);
-  // Two workers (no queued levels) and HotSLAW's exact policy never reroot.
+  // One worker (no queued levels) and HotSLAW's exact policy never reroot.
   f.queued = 2;
-  SpawnDriver two(o, 2);
-  EXPECT_FALSE(two.decide(SpawnPolicy::bounded, f, false, 0).reroot);
+  SpawnDriver one(o, 1);
+  EXPECT_FALSE(one.decide(SpawnPolicy::bounded, f, false, 0).reroot);
+  SpawnDriver two(o, 2);  // two workers have a queued level
+  EXPECT_TRUE(two.decide(SpawnPolicy::bounded, f, false, 0).reroot);
   o.queue_demand = false;
   SpawnDriver hotslaw(o, 16);
   EXPECT_FALSE(hotslaw.decide(SpawnPolicy::bounded, f, false, 0).reroot);

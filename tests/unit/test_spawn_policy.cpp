@@ -31,7 +31,9 @@ heist::Options with_policy(SpawnPolicy p) {
 // A decider for one policy (the runtime passes the policy of the spawning
 // task's finish scope with each decision).
 struct Decider {
-  explicit Decider(SpawnPolicy p, heist::Options o) : kind(p), d((o.policy = p, o), 2) {}
+  // One worker in the run: --queued-levels auto is 0, so each policy's own
+  // rule decides (the tests of the queued generations set them).
+  explicit Decider(SpawnPolicy p, heist::Options o) : kind(p), d((o.policy = p, o), 1) {}
   explicit Decider(SpawnPolicy p) : Decider(p, with_policy(p)) {}
   SpawnAction decide(const SpawnFacts& f) { return d.decide(kind, f); }
   bool slaw_help_first() const { return d.slaw_help_first(); }
@@ -232,15 +234,22 @@ TEST(SpawnDecider, TheTopLevelsBelowAStealAreQueuedWhateverTheBound) {
   heist::Options o;
   o.queued_levels = 2;
   Decider d(SpawnPolicy::bounded, o);
-  // At the bound, nothing public, nobody idle: generations 0 and 1 below a
-  // stolen task are queued (privately), generation 2 runs inline.
-  SpawnFacts f = facts(40, 40, 0, 0, false);
+  // At the bound, one task public, nobody idle: generations 0 and 1 below
+  // a stolen task are queued (privately), generation 2 runs inline.
+  SpawnFacts f = facts(40, 40, 1, 0, false);
   for (unsigned levels : {0u, 1u}) {
     f.levels = levels;
     EXPECT_EQ(d.decide(f), SpawnAction::queue) << levels;
   }
   f.levels = 2;
   EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // One of them is kept public (a thief finds it without asking first),
+  // not one per idle worker: that published too much across nodes.
+  f = facts(40, 40, 0, 0, false);
+  EXPECT_EQ(d.decide(f), SpawnAction::queue_public);
+  f.public_tasks = 3;
+  f.idle_workers = 4;
+  EXPECT_EQ(d.decide(f), SpawnAction::queue);
   // Below the bound, deeper generations follow the demand rule as before.
   f = facts(3, 3, 1, 0, false);
   f.levels = 2;
@@ -251,6 +260,9 @@ TEST(SpawnDecider, TheTopLevelsBelowAStealAreQueuedWhateverTheBound) {
   // Past kTopLevelHeld even the top levels run inline (memory stays bounded).
   f = facts(SpawnDecider::kTopLevelHeld, SpawnDecider::kTopLevelHeld, 0, 0, false);
   EXPECT_EQ(d.decide(f), SpawnAction::run_inline);
+  // A thief asked: a top-level spawn is published even with tasks public.
+  f = facts(40, 40, 3, 0, true);
+  EXPECT_EQ(d.decide(f), SpawnAction::queue_public);
   // Without --queue-demand the levels are not read: HotSLAW's bound wins.
   o.queue_demand = false;
   Decider hotslaw(SpawnPolicy::bounded, o);
@@ -259,14 +271,14 @@ TEST(SpawnDecider, TheTopLevelsBelowAStealAreQueuedWhateverTheBound) {
 }
 
 TEST(SpawnDecider, AutoQueuedLevelsGrowWithTheRunsWorkers) {
-  const std::pair<int, unsigned> expected[] = {{1, 0}, {2, 0}, {3, 1}, {4, 2}, {15, 2},
+  const std::pair<int, unsigned> expected[] = {{1, 0}, {2, 1}, {3, 1}, {4, 2}, {15, 2},
                                                {16, 3}, {63, 3}, {64, 4}, {256, 5}, {4096, 7}};
   for (const auto& [workers, levels] : expected) EXPECT_EQ(SpawnDecider::auto_queued_levels(workers), levels) << workers;
   heist::Options o;  // queued_levels -1: auto
   o.policy = SpawnPolicy::bounded;
   SpawnDecider d(o, 16);
   EXPECT_EQ(d.queued_levels(), 3u);
-  d.size_run(2);  // the runtime learns the run's size between processes
+  d.size_run(1);  // the runtime learns the run's size between processes
   EXPECT_EQ(d.queued_levels(), 0u);
   o.queued_levels = 1;  // an explicit value ignores the size
   SpawnDecider fixed(o, 16);
