@@ -27,11 +27,17 @@ class ChunkPolicy {
   }
 
   // Tasks to take when `available` (> 0) are public at a victim at `level`
-  // from the thief: at most `available`, at least one.
-  std::uint32_t take(std::uint32_t available, Level level = Level::worker) const noexcept {
+  // from the thief: at most `available`, at least one. `sharers` thieves
+  // asking the victim at once (success-only requests answered in one poll)
+  // share steal-half's half: each takes available / (2 sharers), so the
+  // victim keeps about 60 % whatever their number (answered one after the
+  // other with a half each, 63 requests left it 1 task in 2^63); a fixed
+  // count stays per thief.
+  std::uint32_t take(std::uint32_t available, Level level = Level::worker, std::uint32_t sharers = 1) const noexcept {
     if (available == 0) return 0;
     const std::uint32_t per = per_level_[static_cast<std::size_t>(index(level))];
-    if (per == ChunkSpec::kHalf) return std::max<std::uint32_t>(1, available / 2);
+    if (per == ChunkSpec::kHalf)
+      return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(available / (2 * std::uint64_t{std::max(sharers, 1u)})));
     return std::min(per, available);
   }
 

@@ -96,8 +96,9 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
   ctx_.window().read_words_sync(ctx_.rank(), ctx_.layout().requests(0), p.words.data(), ranks, p.comm);
   for (int t = 0; t < ranks; ++t) requests_.set_asked(t, p.words[static_cast<std::size_t>(t)]);
   // A request of rank t waits: answer it now, or queue the next spawn to.
-  requests_waiting_ = !policy::serve_requests(requests_, [&](int t) {
-    const std::uint32_t n = plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t));
+  requests_waiting_ = !policy::serve_requests(requests_, [&](int t, std::uint32_t waiting) {
+    const std::uint32_t n =
+        plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t), waiting);
     if (n > w.queued()) w.collect_from_siblings(static_cast<std::uint32_t>(n - w.queued()));
     if (n == 0 || !send_tasks_to(t, MailKind::request, p, w, n)) {
       w.want_work();

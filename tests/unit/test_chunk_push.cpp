@@ -44,6 +44,17 @@ TEST(ChunkPolicy, FixedAndHalfAreTheSameAtEveryLevel) {
   EXPECT_EQ(ChunkPolicy().take(9), 1u);
 }
 
+TEST(ChunkPolicy, SharersSplitStealHalfButNotAFixedCount) {
+  const ChunkPolicy fixed(spec(ChunkSpec::Kind::fixed, 3));
+  const ChunkPolicy half(spec(ChunkSpec::Kind::half, 0));
+  EXPECT_EQ(half.take(150, Level::machine, 1), 75u);
+  EXPECT_EQ(half.take(150, Level::machine, 3), 25u);
+  EXPECT_EQ(half.take(150, Level::machine, 0), 75u) << "no sharers counts as one";
+  EXPECT_EQ(half.take(5, Level::machine, 9), 1u) << "at least one";
+  EXPECT_EQ(half.take(0xFFFFFFFFu, Level::machine, 0x80000000u), 1u) << "no overflow in 2 x sharers";
+  EXPECT_EQ(fixed.take(150, Level::machine, 3), 3u);
+}
+
 TEST(ChunkPolicy, HcsTakesKInsideANodeAndHalfAcross) {
   const ChunkPolicy hcs(spec(ChunkSpec::Kind::hcs, 2));
   for (Level l : kAll) {

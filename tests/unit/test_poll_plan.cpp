@@ -190,6 +190,24 @@ TEST(PollPlan, AnswerSizeCountsTheWholeProcess) {
   EXPECT_EQ(half.answer_size(1, 2, true, Level::machine), 1u);
 }
 
+// Requests waiting together share the process's half: answered one after
+// the other with a half each, a victim with many requesters emptied itself.
+TEST(PollPlan, RequestersOfOneRoundShareTheHalf) {
+  const PollPlan half = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only,
+                                  ChunkSpec::runtime_default(), false, true, 1024);
+  EXPECT_EQ(half.answer_size(40, 0, false, Level::machine, 1), 20u);
+  EXPECT_EQ(half.answer_size(40, 0, false, Level::machine, 4), 5u);
+  EXPECT_EQ(half.answer_size(40, 0, false, Level::machine, 100), 1u) << "at least one while any is spare";
+  EXPECT_EQ(half.answer_size(1, 0, true, Level::machine, 100), 0u) << "a searching worker still keeps one";
+  // Four requesters answered in turn, each from what is left: the victim keeps more than half.
+  std::size_t left = 400;
+  for (int r = 0; r < 4; ++r) left -= half.answer_size(left, 0, false, Level::machine, 4);
+  EXPECT_GT(left, 200u);
+  // A fixed chunk is per thief, however many ask.
+  const PollPlan three = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, fixed(3), false, true);
+  EXPECT_EQ(three.answer_size(40, 0, false, Level::machine, 8), 3u);
+}
+
 // Regression (the simulator's end-of-run livelock, now in the runtime too):
 // a searching worker keeps one task, so tasks its own request just brought
 // are not passed straight on to the next requester.
@@ -350,13 +368,16 @@ TEST(RequestBook, ServeRequestsOnePerRankStopsAtTheFirstRefusal) {
   book.add_asked(3);
   book.add_asked(4);
   std::vector<int> answered;
-  EXPECT_TRUE(serve_requests(book, [&](int r) {
+  EXPECT_EQ(book.waiting_count(), 3u);
+  EXPECT_TRUE(serve_requests(book, [&](int r, std::uint32_t waiting) {
     answered.push_back(r);
+    EXPECT_EQ(waiting, 3u) << "every answer of the round is told the round's requesters";
     return true;
   }));
   EXPECT_EQ(answered, (std::vector<int>{1, 3, 4})) << "one per rank per round";
+  EXPECT_EQ(book.waiting_count(), 1u) << "rank 1 asked twice";
   answered.clear();
-  EXPECT_TRUE(serve_requests(book, [&](int r) {
+  EXPECT_TRUE(serve_requests(book, [&](int r, std::uint32_t) {
     answered.push_back(r);
     return true;
   }));
@@ -364,14 +385,14 @@ TEST(RequestBook, ServeRequestsOnePerRankStopsAtTheFirstRefusal) {
   book.add_asked(0);
   book.add_asked(2);
   answered.clear();
-  EXPECT_FALSE(serve_requests(book, [&](int r) {
+  EXPECT_FALSE(serve_requests(book, [&](int r, std::uint32_t) {
     answered.push_back(r);
     return r != 0;
   }));
   EXPECT_EQ(answered, (std::vector<int>{0})) << "stops at the first it cannot answer";
   EXPECT_TRUE(book.waiting(0));
   EXPECT_TRUE(book.waiting(2));
-  EXPECT_TRUE(serve_requests(book, [](int) { return true; }));
+  EXPECT_TRUE(serve_requests(book, [](int, std::uint32_t) { return true; }));
   EXPECT_EQ(book.next_waiting(0), -1);
 }
 
