@@ -616,7 +616,10 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
   if (queued.scope != kNoScope) ++scopes_[static_cast<std::size_t>(queued.scope)].pending;
   w.deque.push(queued);
-  if (action == policy::SpawnAction::queue_public) w.deque.release();
+  if (action == policy::SpawnAction::queue_public) {
+    if (step.publish_one) w.deque.publish_one();
+    else w.deque.release();
+  }
   ++w.queued_spawns;
   w.max_queue = std::max<std::uint64_t>(w.max_queue, w.deque.size());
   if (w.remote_asked) {  // a thief of another rank waits for this task

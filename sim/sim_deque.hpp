@@ -59,6 +59,13 @@ class SimDeque {
     return true;
   }
 
+  // SplitDeque::publish_one.
+  void publish_one() noexcept {
+    if (head_ == split_) return;
+    ++split_;
+    ++releases_;
+  }
+
   void release() noexcept {
     wanted_ = false;
     const std::uint64_t priv = head_ - split_;

@@ -45,6 +45,7 @@ struct SpawnRecord {
   std::int64_t credits;
   bool release;
   bool reroot;
+  bool publish_one;
 };
 // SearchDriver::next
 struct StepRecord {

@@ -21,7 +21,8 @@ std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
 }
 
 void SpawnDriver::record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step) {
-  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits, step.release, step.reroot});
+  log_->entries.emplace_back(SpawnRecord{kind, facts, paced_run, now_ns, step.action, step.credits, step.release, step.reroot,
+                                          step.publish_one});
 }
 
 }  // namespace heist::policy

@@ -39,6 +39,13 @@ struct SpawnStep {
   // so what this worker holds lies in its inline frames; the task's next
   // --queued-levels generations are queued instead (SpawnDecider).
   bool reroot = false;
+  // queue_public for one of the --queued-levels generations: publish one
+  // task (SplitDeque::publish_one), not half of the private ones as the
+  // demand rule's release() does. Half handed thieves a stream of shallow
+  // tasks they did not ask for (simulated nqueens(14) on 32 nodes of 2 x 4,
+  // 5 seeds: 3.33 ms all private, 3.93 half, 3.78 one), and one is all
+  // bpc needs to find its next producer without a failed steal.
+  bool publish_one = false;
 };
 
 class SpawnDriver {
@@ -72,9 +79,10 @@ class SpawnDriver {
   // Inline: the runtime's spawn slow path runs it once per queued task or
   // credit grant (millions of times a second).
   SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
-    SpawnStep step{decider_.decide(kind, facts), 0, false, false};
+    SpawnStep step{decider_.decide(kind, facts), 0, false, false, false};
     step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;
     step.reroot = decider_.reroot();
+    step.publish_one = step.action == SpawnAction::queue_public && decider_.top_level();
     if (step.action == SpawnAction::run_inline)
       step.credits = paced_run ? paced(decider_.inline_credits(), now_ns) : decider_.inline_credits();
     if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);

@@ -119,6 +119,7 @@ class SpawnDecider {
     if (f.thief_asked) asked_ = kAskedTasks;
     credits_ = 0;
     reroot_ = false;
+    top_level_ = false;
     const bool stack_room = f.inline_budget > 0;
     switch (kind) {
       case SpawnPolicy::help_first: return SpawnAction::queue;
@@ -159,6 +160,8 @@ class SpawnDecider {
   // The last decision asks the caller to count the spawning task's
   // generations from 0 again (bounded with --queued-levels).
   bool reroot() const noexcept { return reroot_; }
+  // The last decision queued one of the --queued-levels generations.
+  bool top_level() const noexcept { return top_level_; }
 
  private:
   static constexpr std::int64_t kInlineCredits = std::int64_t{1} << 40;
@@ -188,8 +191,10 @@ class SpawnDecider {
       // steal and a pop to be released while the thief backed off. One per
       // idle worker, as below, published too much across nodes (simulated
       // fib(30) on 4 nodes of 16: 2.6 times slower).
-      if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld))
+      if (f.levels < queued_levels_ && f.held < std::max(bound_, kTopLevelHeld)) {
+        top_level_ = true;
         return asked() || f.public_tasks == 0 ? SpawnAction::queue_public : SpawnAction::queue;
+      }
     }
     if (f.held >= bound_) return SpawnAction::run_inline;
     if (!demand_) return SpawnAction::queue;
@@ -232,6 +237,7 @@ class SpawnDecider {
   int asked_ = 0;  // spawns still to queue because a thief asked
   std::int64_t credits_ = 0;
   bool reroot_ = false;   // the last decision made the spawning task a new top (SpawnStep::reroot)
+  bool top_level_ = false;  // the last decision was about a queued generation
 };
 
 }  // namespace heist::policy

@@ -101,6 +101,15 @@ class SplitDeque {
 
   // Publish half of the private tasks (at least one, if any).
   void release() noexcept;
+  // Publish the oldest private task, if any (a queue_public spawn: one
+  // for a thief that may come, not half the queue); a thief's request
+  // (`wanted`) stays for release() to answer.
+  void publish_one() noexcept {
+    if (head_ == split_) return;
+    ++split_;
+    ts_.fetch_add(1, std::memory_order_release);  // as release(): publishes the slot
+    ++releases_;
+  }
   // Publish every private task (an exposed continuation is for thieves now).
   void release_all() noexcept {
     const std::uint32_t priv = head_ - split_;

@@ -120,7 +120,10 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   if (step.reroot) w.current_frame().levels = 0;
   const policy::SpawnAction action = step.action;
   switch (action) {
-    case policy::SpawnAction::queue_public: publish_next_ = true; break;
+    case policy::SpawnAction::queue_public:
+      publish_next_ = true;
+      publish_one_ = step.publish_one;
+      break;
     case policy::SpawnAction::run_inline:
       grant(w.current_frame().fenced ? 0 : step.credits);  // WorkerCore::room: no credits under a fence
       break;
@@ -184,7 +187,8 @@ void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, 
   deque_.end_push();
   if (publish_next_) {
     publish_next_ = false;
-    deque_.release();
+    if (publish_one_) deque_.publish_one();
+    else deque_.release();
   }
   if (remote_asked_) {  // a thief of another rank is waiting for this task
     remote_asked_ = false;

@@ -100,6 +100,7 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
       EXPECT_EQ(step.credits, r->credits) << at;
       EXPECT_EQ(step.release, r->release) << at;
       EXPECT_EQ(step.reroot, r->reroot) << at;
+      EXPECT_EQ(step.publish_one, r->publish_one) << at;
       ++n.spawns;
     } else if (const auto* r = std::get_if<StepRecord>(&d)) {
       const SearchStep step = search.next(r->remote_ok);

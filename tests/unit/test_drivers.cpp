@@ -213,6 +213,25 @@ TEST(SpawnDriver, AThiefAskingAWorkerWithNothingPrivateRerootsItsTask) {
   EXPECT_FALSE(hotslaw.decide(SpawnPolicy::bounded, f, false, 0).reroot);
 }
 
+// A queued generation's spawn publishes one task; the demand rule's
+// queue_public below them releases half of the private ones, as before.
+TEST(SpawnDriver, QueuedGenerationsPublishOneTask) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;
+  SpawnDriver d(o, 16);  // 3 queued levels
+  SpawnFacts f;
+  f.held = 3;
+  f.queued = 3;
+  f.levels = 0;
+  SpawnStep step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  EXPECT_EQ(step.action, SpawnAction::queue_public);
+  EXPECT_TRUE(step.publish_one);
+  f.levels = 5;  // below the queued generations: the demand rule
+  step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  EXPECT_EQ(step.action, SpawnAction::queue_public);
+  EXPECT_FALSE(step.publish_one);
+}
+
 TEST(SpawnDriver, ContinuationStealingQueuesOnAPinnedStackOrAfterARemoteRequest) {
   EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::work_first, true, false), SpawnPolicy::help_first);
   EXPECT_EQ(SpawnDriver::effective_kind(SpawnPolicy::adaptive, false, true), SpawnPolicy::help_first);

@@ -255,6 +255,29 @@ TEST(SplitDeque, FailedStealAsksOwnerToRelease) {
   EXPECT_FALSE(pop(d).has_value());
 }
 
+// A queue_public spawn publishes one task, the oldest private one, and
+// leaves a thief's request for release() to answer with half.
+TEST(SplitDeque, PublishOneMakesTheOldestPrivateTaskPublic) {
+  SplitDeque d = make_deque(64);
+  SplitDeque thief = make_deque(64);
+  d.publish_one();  // nothing private: nothing happens
+  EXPECT_EQ(d.releases(), 0u);
+  for (std::uint64_t i = 0; i < 6; ++i) push(d, i);
+  d.publish_one();
+  EXPECT_EQ(d.public_size(), 1u);
+  EXPECT_EQ(d.private_size(), 5u);
+  EXPECT_EQ(d.steal_into(thief, half(), overflow_sink), 1u);
+  EXPECT_EQ(pop(thief), 0u) << "the oldest";
+  EXPECT_EQ(d.steal_into(thief, half(), overflow_sink), 0u);  // flags `wanted`
+  d.publish_one();
+  EXPECT_TRUE(d.wanted()) << "the request stays for release()";
+  EXPECT_EQ(d.public_size(), 1u);
+  EXPECT_EQ(pop(d), 5u);  // the pop answers the request: half of the 3 private left
+  EXPECT_FALSE(d.wanted());
+  EXPECT_EQ(d.public_size(), 3u);
+  EXPECT_EQ(d.private_size(), 1u);
+}
+
 TEST(SplitDeque, GrowsPastInitialCapacity) {
   SplitDeque d = make_deque(4);
   EXPECT_EQ(d.capacity(), 4u);
