@@ -28,15 +28,17 @@
 //    holding an old pointer still reads the same bytes (the owner never writes
 //    an array after replacing it).
 //  * Release (owner, when a thief has flagged `wanted`): split += half of the
-//    private tasks (fetch_add on the low word). Acquire (owner, private part
-//    empty): CAS split down to tail + floor((split - tail) / 2), taking the
-//    newer half back. The owner's `split_` copy is exact because only the
+//    private tasks (fetch_add on the low word); publish_one (owner, a
+//    queue_public spawn of a queued generation) adds 1 the same way.
+//    Acquire (owner, private part empty): CAS split down to tail +
+//    floor((split - tail) / 2), taking the newer half back. The owner's `split_` copy is exact because only the
 //    owner moves split.
 //
 // Memory orders
-//  * owner release fetch_add(ts, release)  -> thief CAS(ts, acquire): the
-//    thief sees the slot bytes the owner wrote before publishing them
-//    (thieves' successful CASes continue the release sequence).
+//  * owner release/publish_one fetch_add(ts, release) -> thief CAS(ts,
+//    acquire): the thief sees the slot bytes the owner wrote before
+//    publishing them (thieves' successful CASes continue the release
+//    sequence).
 //  * owner growth store(array, release)    -> thief load(array, acquire).
 //  * thief fetch_add(copied, release)      -> owner load(copied, acquire)
 //    before reset/compaction: the thief's reads of the slots happen before the
