@@ -59,13 +59,12 @@ class SimDeque {
     return true;
   }
 
-  // SplitDeque::publish_one.
+  // SplitDeque::publish_one and release(): the oldest private tasks become public.
   void publish_one() noexcept {
     if (head_ == split_) return;
     ++split_;
     ++releases_;
   }
-
   void release() noexcept {
     wanted_ = false;
     const std::uint64_t priv = head_ - split_;

@@ -59,11 +59,7 @@ void SplitDeque::release() noexcept {
   const std::uint32_t priv = head_ - split_;
   wanted_.store(false, std::memory_order_relaxed);
   if (priv == 0) return;
-  const std::uint32_t k = (priv + 1) / 2;
-  split_ += k;
-  // release: publishes the slot bytes written by this owner (pairs with the
-  // thieves' acquire CAS). Adding to the low word never carries: split < 2^32.
-  ts_.fetch_add(k, std::memory_order_release);
+  publish((priv + 1) / 2);
   ++releases_;
 }
 

@@ -31,8 +31,8 @@
 //    private tasks (fetch_add on the low word); publish_one (owner, a
 //    queue_public spawn of a queued generation) adds 1 the same way.
 //    Acquire (owner, private part empty): CAS split down to tail +
-//    floor((split - tail) / 2), taking the newer half back. The owner's `split_` copy is exact because only the
-//    owner moves split.
+//    floor((split - tail) / 2), taking the newer half back. The owner's
+//    `split_` copy is exact because only the owner moves split.
 //
 // Memory orders
 //  * owner release/publish_one fetch_add(ts, release) -> thief CAS(ts,
@@ -108,8 +108,7 @@ class SplitDeque {
   // (`wanted`) stays for release() to answer.
   void publish_one() noexcept {
     if (head_ == split_) return;
-    ++split_;
-    ts_.fetch_add(1, std::memory_order_release);  // as release(): publishes the slot
+    publish(1);
     ++releases_;
   }
   // Publish every private task (an exposed continuation is for thieves now).
@@ -117,8 +116,7 @@ class SplitDeque {
     const std::uint32_t priv = head_ - split_;
     wanted_.store(false, std::memory_order_relaxed);
     if (priv == 0) return;
-    split_ = head_;
-    ts_.fetch_add(priv, std::memory_order_release);  // as release(): publishes the slots
+    publish(priv);
     ++releases_;
   }
 
@@ -129,11 +127,7 @@ class SplitDeque {
   // it back. Returns how many were taken.
   template <class Visit>
   std::uint32_t take_oldest(std::uint32_t max, Visit&& visit) {
-    const std::uint32_t priv = head_ - split_;
-    if (priv > 0) {
-      split_ = head_;
-      ts_.fetch_add(priv, std::memory_order_release);  // as release(): publishes the slots
-    }
+    if (head_ > split_) publish(head_ - split_);
     std::uint64_t v = ts_.load(std::memory_order_relaxed);
     std::uint32_t tail = 0, k = 0;
     for (;;) {
@@ -181,6 +175,14 @@ class SplitDeque {
   void reset_counters() noexcept { releases_ = acquires_ = 0; }
 
  private:
+  // The oldest k (<= private) private tasks become public. release: the
+  // slot bytes this owner wrote are visible to a thief whose acquire CAS
+  // sees the new split. Adding to the low word never carries: split < 2^32.
+  void publish(std::uint32_t k) noexcept {
+    split_ += k;
+    ts_.fetch_add(k, std::memory_order_release);
+  }
+
   using TakeFn = std::uint32_t (*)(const void* chunk, std::uint32_t available, policy::Level level);
   std::uint32_t steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level, const void* chunk,
                            TakeFn take);

@@ -78,8 +78,10 @@ class WorkerQueue {
   SplitDeque deque_;
   policy::SpawnDriver spawn_;  // queue / inline / expose, credits
   std::size_t input_capacity_;
-  bool publish_next_ = false;  // the task being queued is for thieves: release it at once
-  bool publish_one_ = false;   // ... and publish only one (SpawnStep::publish_one)
+  // The task being queued is for thieves: publish it at once, alone
+  // (SpawnStep::publish_one) or with half of the private tasks (release()).
+  enum class Publish : std::uint8_t { no, one, half };
+  Publish publish_next_ = Publish::no;
   bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
   bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
   std::vector<std::byte> overflow_;  // slots that did not fit this deque (stride bytes each): stolen, delivered or released

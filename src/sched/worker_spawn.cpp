@@ -120,10 +120,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   if (step.reroot) w.current_frame().levels = 0;
   const policy::SpawnAction action = step.action;
   switch (action) {
-    case policy::SpawnAction::queue_public:
-      publish_next_ = true;
-      publish_one_ = step.publish_one;
-      break;
+    case policy::SpawnAction::queue_public: publish_next_ = step.publish_one ? Publish::one : Publish::half; break;
     case policy::SpawnAction::run_inline:
       grant(w.current_frame().fenced ? 0 : step.credits);  // WorkerCore::room: no credits under a fence
       break;
@@ -185,10 +182,10 @@ void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, 
   }
   if (expose) return;  // the caller runs it on a fresh fiber (ContinuationEngine::expose)
   deque_.end_push();
-  if (publish_next_) {
-    publish_next_ = false;
-    if (publish_one_) deque_.publish_one();
+  if (publish_next_ != Publish::no) {
+    if (publish_next_ == Publish::one) deque_.publish_one();
     else deque_.release();
+    publish_next_ = Publish::no;
   }
   if (remote_asked_) {  // a thief of another rank is waiting for this task
     remote_asked_ = false;
