@@ -34,9 +34,8 @@ void Engine<W>::poll(Worker& w) {
     if (dry.want_work) want_work(w);
     if (dry.release) {
       const std::uint32_t released = release_from(w, proc, ops);
-      const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked, proc.window.room());
+      const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked);
       if (after.reserve) proc.reserved_until = w.clock + reacquire_delay_ns_;
-      if (after.want_work) want_work(w);
     }
   }
   charge(w, ops);

@@ -1,6 +1,7 @@
 #include "rma/dist_context.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <span>
 #include <string>
 #include <thread>
@@ -95,6 +96,13 @@ PerWorker& DistContext::of(const sched::Worker& w) noexcept { return per_worker_
 
 std::uint32_t DistContext::accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from) {
   const RegistryShapes shapes(sched_.registry());
+  // A task from another process is a new top there (TaskHeader::levels):
+  // its `spawner` names a worker of the sender, and the receiving worker
+  // of the same index must not take the task's generation count for its
+  // own (2 ranks x 1 worker: every stolen UTS T1L task kept its level,
+  // so no generation below it was queued and the thief came back ~45,000
+  // times for small subtrees).
+  std::vector<std::byte> moved(from == rank_ ? 0 : stride_);
   for (std::size_t i = 0; i < count; ++i) {
     const std::byte* slot = slots + i * stride_;
     const std::string bad = check_task_descriptor(std::span<const std::byte>(slot, stride_), shapes,
@@ -103,6 +111,11 @@ std::uint32_t DistContext::accept(sched::Worker& w, const std::byte* slots, std:
       throw DistError("heist: rank " + std::to_string(rank_) + " received from rank " + std::to_string(from) +
                       " a task descriptor with " + bad +
                       "; the ranks do not run the same program, or memory is corrupt");
+    if (!moved.empty()) {
+      std::memcpy(moved.data(), slot, stride_);
+      task::header(moved.data())->spawner = task::kNoSpawner;
+      slot = moved.data();
+    }
     w.accept_stolen(slot);
   }
   return static_cast<std::uint32_t>(count);

@@ -31,14 +31,11 @@ void StealDispatch::on_poll(sched::Worker& w, PerWorker& p) {
   if (!plan_.watches_public_queue() || !protocol_->dry(p.comm)) return;
   const bool asked = protocol_->asked();
   const policy::DryStep dry = policy::PollPlan::on_dry(asked, w.queued());
-  if (dry.want_work) w.want_work();  // queue work at the next spawn; the next poll releases it
+  if (dry.want_work) w.want_work();  // the next spawn may queue work; the next poll releases it
   if (!dry.release) return;
   const std::uint32_t released = release_from(w, p);
-  const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked, protocol_->room());
+  const policy::ReleaseStep after = policy::PollPlan::after_release(released, asked);
   if (after.reserve) reserved_until_ns_.store(platform::now_ns() + reacquire_delay_ns_, std::memory_order_relaxed);
-  // Nothing that may leave the process (only closures, and continuations
-  // under work-first): as with an empty deque, queue work at the next spawn.
-  if (after.want_work) w.want_work();
 }
 
 std::uint32_t StealDispatch::release_from(sched::Worker& w, PerWorker& p) {

@@ -46,7 +46,8 @@ struct alignas(16) TaskHeader {
   // The task's generation (policy::SpawnFacts::levels): `levels` counts
   // queued generations below the nearest task that moved to another worker
   // (or the root); it holds only where `spawner`, the queuing worker's index
-  // in its process, runs the task: any other worker starts it at 0.
+  // in its process, runs the task: any other worker starts it at 0, and a
+  // task received from another process arrives with kNoSpawner.
   std::uint32_t spawner;
   std::uint32_t levels;
 };

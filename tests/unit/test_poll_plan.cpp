@@ -269,25 +269,15 @@ TEST(PollPlan, DryQueueReleasesOrAsksTheNextSpawn) {
   for (const bool asked : {false, true}) {
     s = PollPlan::on_dry(asked, 1);
     EXPECT_TRUE(s.release);
-    EXPECT_FALSE(s.want_work);
+    EXPECT_EQ(s.want_work, asked) << "the deque may hold only small tasks: the next spawn hears of the thief too";
   }
 }
 
-TEST(PollPlan, AfterReleaseReservesOrAsksWhenNothingLeft) {
-  ReleaseStep r = PollPlan::after_release(3, false, 10);
-  EXPECT_FALSE(r.reserve);
-  EXPECT_FALSE(r.want_work);
-  r = PollPlan::after_release(3, true, 10);
-  EXPECT_TRUE(r.reserve);
-  EXPECT_FALSE(r.want_work);
-  r = PollPlan::after_release(0, true, 10);
-  EXPECT_FALSE(r.reserve);
-  EXPECT_TRUE(r.want_work) << "nothing could leave: queue the next spawn";
-  r = PollPlan::after_release(0, true, 0);
-  EXPECT_FALSE(r.reserve);
-  EXPECT_FALSE(r.want_work) << "a full queue takes nothing anyway";
-  r = PollPlan::after_release(0, false, 10);
-  EXPECT_FALSE(r.want_work);
+TEST(PollPlan, AfterReleaseReservesForAThiefThatAsked) {
+  EXPECT_FALSE(PollPlan::after_release(3, false).reserve);
+  EXPECT_TRUE(PollPlan::after_release(3, true).reserve);
+  EXPECT_FALSE(PollPlan::after_release(0, true).reserve) << "nothing left the process";
+  EXPECT_FALSE(PollPlan::after_release(0, false).reserve);
 }
 
 TEST(PollPlan, OfferIsTheOlderHalfWithinRoomAndCap) {
