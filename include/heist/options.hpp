@@ -121,6 +121,14 @@ struct HierarchySpec {
   bool operator==(const HierarchySpec&) const = default;
 };
 
+// Whether worker threads are bound to processing units (PUs).
+enum class WorkerBinding {
+  none,  // the OS places them (and may run two on one PU for a while)
+  pus,   // worker i on the i-th PU of the process's CPU set (mod its size), in hwloc's
+         // logical order where hwloc is built in; the creating thread (worker 0) gets
+         // its own CPU set back when the Runtime ends
+};
+
 // The one-sided steal protocol between processes (SWS).
 enum class StealProtocolKind {
   sdc,  // Scioto split queues, deferred copies: lock, get, put, unlock, get tasks, completion
@@ -175,6 +183,7 @@ struct Options {
   std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
   std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
   HierarchySpec hierarchy{};  // user-defined levels inside a process (default: hwloc)
+  WorkerBinding bind_workers = WorkerBinding::none;  // pin worker threads to PUs
 
   // ---- between processes (MPI) ----
   MpiMode mpi = MpiMode::automatic;
@@ -239,6 +248,7 @@ std::string to_string(const HvsCounts& counts);
 HvsCounts parse_hvs_counts(const std::string& text);
 const char* to_string(BalanceMode mode) noexcept;
 const char* to_string(RemoteStealMode mode) noexcept;
+const char* to_string(WorkerBinding binding) noexcept;
 std::string to_string(const HierarchySpec& hierarchy);
 // Parse "detect", or "cache=N,numa=N,socket=N" (any subset, workers per
 // domain), or "@FILE" holding that text (# starts a comment; commas or

@@ -176,6 +176,12 @@ const OptionSpec kTable[] = {
      "levels inside a process: detect (hwloc), or workers per domain, e.g. cache=2,numa=4,socket=8, or @FILE",
      [](const Options& o) { return to_string(o.hierarchy); },
      [](Options& o, const std::string& v) { o.hierarchy = parse_hierarchy(v); }},
+    {"bind_workers", "HEIST_BIND_WORKERS", "--bind-workers",
+     "bind worker threads: none (the OS places them), or pus (worker i on the i-th PU of the process's CPU set)",
+     [](const Options& o) { return std::string(to_string(o.bind_workers)); },
+     [](Options& o, const std::string& v) {
+       o.bind_workers = parse_choice(v, "--bind-workers", {WorkerBinding::none, WorkerBinding::pus});
+     }},
     {"mpi", "HEIST_MPI", "--mpi", "use MPI: auto (when launched by mpirun/srun), on, off",
      [](const Options& o) { return std::string(to_string(o.mpi)); },
      [](Options& o, const std::string& v) { o.mpi = parse_choice(v, "--mpi", {MpiMode::automatic, MpiMode::on, MpiMode::off}); }},
@@ -414,6 +420,10 @@ const char* to_string(MpiMode mode) noexcept {
     case MpiMode::off: return "off";
   }
   return "?";
+}
+
+const char* to_string(WorkerBinding binding) noexcept {
+  return binding == WorkerBinding::pus ? "pus" : "none";
 }
 
 const char* to_string(ProgressMode mode) noexcept {

@@ -6,6 +6,8 @@
 #include <optional>
 #include <tuple>
 
+#include <sched.h>
+
 #ifdef HEIST_WITH_HWLOC
 #include <hwloc.h>
 #endif
@@ -37,6 +39,7 @@ std::vector<WorkerSite> nest(const std::vector<WorkerSite>& raw) {
 
 struct Probe {
   std::vector<WorkerSite> pus;  // the process's PUs in logical order, nested ids
+  std::vector<int> os_index;    // their OS numbers (what sched_setaffinity takes)
   std::string detail;
 };
 
@@ -74,7 +77,9 @@ std::optional<Probe> probe_hwloc() {
     }
   }
   std::vector<WorkerSite> raw;
+  std::vector<int> os_index;
   for (hwloc_obj_t pu : pus) {
+    os_index.push_back(static_cast<int>(pu->os_index));
     WorkerSite s;
     const hwloc_obj_t c = cache_type == HWLOC_OBJ_PU ? pu : hwloc_get_ancestor_obj_by_type(topo, cache_type, pu);
     s.cache = c != nullptr ? static_cast<int>(c->logical_index) : -1;
@@ -92,7 +97,7 @@ std::optional<Probe> probe_hwloc() {
   hwloc_bitmap_free(set);
   hwloc_topology_destroy(topo);
   if (raw.empty()) return std::nullopt;
-  Probe probe{nest(raw), ""};
+  Probe probe{nest(raw), std::move(os_index), ""};
   int sockets = 0, numas = 0, groups = 0;
   for (const WorkerSite& s : probe.pus) {
     sockets = std::max(sockets, s.socket + 1);
@@ -117,6 +122,17 @@ const std::optional<Probe>& probe_once() {
   return probe;
 }
 
+// Without hwloc: the process's CPU set from the kernel, in OS order.
+std::vector<int> affinity_pus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> pus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return pus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) pus.push_back(cpu);
+  return pus;
+}
+
 ProcessSites flat(int workers, std::string source, std::string detail) {
   return {std::vector<WorkerSite>(static_cast<std::size_t>(workers)), std::move(source), std::move(detail)};
 }
@@ -134,6 +150,14 @@ ProcessSites detect_sites(int workers) {
   for (int w = 0; w < workers; ++w) out.workers.push_back(probe->pus[static_cast<std::size_t>(w) % probe->pus.size()]);
   // Workers wrapped around the PUs share their sites: the ids still nest.
   return out;
+}
+
+const std::vector<int>& process_pus() {
+  static const std::vector<int> pus = [] {
+    const std::optional<Probe>& probe = probe_once();
+    return probe ? probe->os_index : affinity_pus();
+  }();
+  return pus;
 }
 
 ProcessSites sites_from_spec(const HierarchySpec& spec, int workers) {

@@ -11,8 +11,9 @@
 // the PU; the socket is its package. Each level is refined by the levels
 // above it, so the ids nest even where the hardware does not (an L3 shared
 // across two NUMA nodes becomes two cache groups).
-// Worker threads are not pinned: the sites say where workers would run if
-// bound one per PU; an unbound run treats them as that grouping.
+// Worker threads are pinned only with --bind-workers pus (thread_binding.hpp):
+// the sites say where workers would run if bound one per PU; an unbound run
+// treats them as that grouping.
 #pragma once
 
 #include <string>
@@ -37,6 +38,10 @@ struct ProcessSites {
 // hwloc detection, for `workers` workers. The machine is probed once per
 // process (the result is cached); a failure gives one flat group, source "none".
 ProcessSites detect_sites(int workers);
+// The OS numbers of the process's PUs in the order worker i takes the i-th
+// (mod the count): hwloc's logical order, or without hwloc the process's
+// CPU affinity in OS order. Probed once per process.
+const std::vector<int>& process_pus();
 // The user-defined hierarchy (HierarchySpec: workers per domain).
 ProcessSites sites_from_spec(const HierarchySpec& spec, int workers);
 // The user's hierarchy if one is set, else detect_sites().

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -57,10 +58,14 @@ Scheduler::Scheduler(const Options& options)
     workers_[0]->bind();
     stack_guard_ = std::make_unique<platform::ThreadStackGuard>(
         0, "`ulimit -s` (worker 0 runs on the thread that created the Runtime)");
+    const bool bind = options_.bind_workers == WorkerBinding::pus;
+    if (bind) caller_binding_ = std::make_unique<platform::ThreadBinding>(0, true);
     for (int i = 1; i < options_.workers; ++i) {
       Worker* w = workers_[static_cast<std::size_t>(i)].get();
-      threads_.push_back(std::make_unique<platform::NativeThread>(options_.worker_stack_bytes, [w, i] {
+      threads_.push_back(std::make_unique<platform::NativeThread>(options_.worker_stack_bytes, [w, i, bind] {
         const platform::ThreadStackGuard guard(i, "--stack-bytes / HEIST_STACK_BYTES");
+        std::optional<platform::ThreadBinding> binding;
+        if (bind) binding.emplace(i, false);
         w->run_until_stopped();
       }));
     }
@@ -70,6 +75,7 @@ Scheduler::Scheduler(const Options& options)
     epoch_.notify_all();
     threads_.clear();
     stack_guard_.reset();
+    caller_binding_.reset();
     if (!workers_.empty()) workers_[0]->unbind();
     g_running.store(false, std::memory_order_release);
     throw;
@@ -91,6 +97,7 @@ Scheduler::~Scheduler() {
   threads_.clear();  // joins
   overflow_handler_.reset();
   stack_guard_.reset();
+  caller_binding_.reset();
   workers_[0]->unbind();
   g_running.store(false, std::memory_order_release);
   if (trace_) {

@@ -32,6 +32,7 @@
 #include "platform/kill_timer.hpp"
 #include "platform/native_thread.hpp"
 #include "platform/stack_guard.hpp"
+#include "platform/thread_binding.hpp"
 #include "policy/topology.hpp"
 #include "task/task_registry.hpp"
 #include "trace/trace_recorder.hpp"
@@ -130,6 +131,7 @@ class Scheduler {
   std::exception_ptr error_;  // guarded by error_mutex_
   std::unique_ptr<platform::KillTimer> kill_timer_;
   std::unique_ptr<platform::ThreadStackGuard> stack_guard_;  // worker 0's (the creating thread's)
+  std::unique_ptr<platform::ThreadBinding> caller_binding_;  // --bind-workers pus: worker 0's, undone at the end
   std::unique_ptr<platform::StackOverflowHandler> overflow_handler_;
   std::unique_ptr<trace::TraceRecorder> trace_;  // --trace: written when the workers have stopped
 };

@@ -4,11 +4,18 @@
 // validation (Options, from_env), and the API's misuse errors.
 #include <gtest/gtest.h>
 
+#include <pthread.h>
+#include <sched.h>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -493,6 +500,67 @@ TEST(Options, RuntimeRejectsInvalidOptionsAndStaysUsable) {
   heist::spawn(tree_task, 5);
   heist::wait();
   EXPECT_EQ(rt.stats().total().tasks_created, tree_tasks(5));
+}
+
+// ---------------------------------------------------------------- --bind-workers
+
+std::set<int> this_thread_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  EXPECT_EQ(pthread_getaffinity_np(pthread_self(), sizeof set, &set), 0);
+  std::set<int> cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) cpus.insert(cpu);
+  return cpus;
+}
+
+TEST(BindWorkers, EachWorkerOnOnePuAndTheCallerGetsItsSetBack) {
+  const std::set<int> before = this_thread_cpus();
+  constexpr int kWorkers = 2;
+  std::mutex mutex;
+  std::map<int, std::set<int>> seen;  // worker id -> the CPUs its thread may run on
+  {
+    heist::Options o = heist_test::options(kWorkers, SpawnPolicy::help_first);
+    o.bind_workers = heist::WorkerBinding::pus;
+    heist::Runtime rt(o);
+    EXPECT_EQ(this_thread_cpus().size(), 1u) << "worker 0 is the creating thread";
+    // Help-first queues every task: worker 1 steals some within a few rounds.
+    for (int round = 0; round < 1000; ++round) {
+      heist::finish([&] {
+        for (int i = 0; i < 64; ++i)
+          heist::async([&] {
+            const std::set<int> cpus = this_thread_cpus();
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+            const std::lock_guard lock(mutex);
+            seen[heist::worker_id()] = cpus;
+          });
+      });
+      const std::lock_guard lock(mutex);
+      if (seen.size() == kWorkers) break;
+    }
+  }
+  EXPECT_EQ(this_thread_cpus(), before) << "the creating thread's CPU set is restored";
+  ASSERT_EQ(seen.size(), static_cast<std::size_t>(kWorkers));
+  for (const auto& [worker, cpus] : seen) {
+    ASSERT_EQ(cpus.size(), 1u) << "worker " << worker;
+    EXPECT_TRUE(before.contains(*cpus.begin())) << "worker " << worker << " left the process's CPU set";
+  }
+  if (before.size() >= kWorkers) {
+    EXPECT_NE(seen[0], seen[1]) << "two workers on one PU with PUs to spare";
+  }
+}
+
+TEST(BindWorkers, OptionParses) {
+  heist::Options o;
+  EXPECT_EQ(o.bind_workers, heist::WorkerBinding::none);
+  {
+    ScopedEnv env("HEIST_BIND_WORKERS", "pus");
+    EXPECT_EQ(heist::Options::from_env().bind_workers, heist::WorkerBinding::pus);
+  }
+  ScopedEnv bad("HEIST_BIND_WORKERS", "cores");
+  EXPECT_THROW((void)heist::Options::from_env(), OptionError);
 }
 
 // ---------------------------------------------------------------- misuse
