@@ -39,6 +39,10 @@ std::function<int()> add_bench_command(CLI::App& root) {
           },
           "root: one root task on rank 0; pool: every rank seeds an SPMD task pool")
       ->check(CLI::IsMember({"root", "pool"}));
+  bench->add_option("--warmup-s", state->settings.warmup_s,
+                    "seconds of computation before the first timed run (a fresh process may run slowly at first)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 60.0));
   bench->add_flag("--json", state->settings.json, "print one JSON object as the last line");
   bench->add_flag("--no-spawn-probe{false}", state->settings.spawn_probe,
                   "skip the probe that measures table1's task creation overhead (its fields become null)");

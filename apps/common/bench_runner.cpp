@@ -121,6 +121,7 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   std::vector<RunStats> stats;
   int workers = 1;
   int ranks = 1;
+  warm_up(settings.warmup_s);  // every rank: before its Runtime, so that its workers start warm too
   if (settings.sequential) {
     // Under mpirun only rank 0 runs the sequential version.
     if (std::getenv("OMPI_COMM_WORLD_RANK") != nullptr && std::string(std::getenv("OMPI_COMM_WORLD_RANK")) != "0")
@@ -169,6 +170,7 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   report["ranks"] = ranks;
   report["workers"] = workers;
   report["time_s"] = runs[mid].seconds;
+  report["warmup_s"] = settings.warmup_s;
   nlohmann::json times = nlohmann::json::array();
   bool verified = true;
   for (const Timed& t : runs) {

@@ -7,6 +7,7 @@
 #include <iosfwd>
 
 #include "common/app.hpp"
+#include "common/warmup.hpp"
 #include "heist/options.hpp"
 
 namespace heist::apps {
@@ -19,6 +20,7 @@ struct BenchSettings {
   bool json = false;
   RunMode mode = RunMode::root;  // root task on rank 0, or an SPMD task pool
   bool spawn_probe = true;  // measure the task creation overhead (common/spawn_probe.hpp) for table1
+  double warmup_s = kDefaultWarmupSeconds;  // computed before the first timed run (common/warmup.hpp)
 };
 
 // Under mpirun every rank calls it (the runtime's regions are collective);

@@ -62,6 +62,7 @@ int run_peer(int argc, char** argv, const Model& model) {
   }
 
   Run run;
+  apps::warm_up(options.warmup_s);  // before the model's threads exist, as heist bench does
   if (options.seq) {
     run = time_kernel(app.sequential, problem, options.repeat);
   } else {
@@ -80,6 +81,7 @@ int run_peer(int argc, char** argv, const Model& model) {
       .params = app.params(problem).dump(),
       .workers = options.seq ? 1 : options.workers,
       .times_s = std::move(run.times_s),
+      .warmup_s = options.warmup_s,
       .result = verified ? expected : *wrong,
       .verified = verified,
   };

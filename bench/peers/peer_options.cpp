@@ -69,6 +69,10 @@ ParseResult parse_options(int argc, char** argv, std::string_view model) {
                  "worker threads (default " + std::to_string(options.workers) + ")")
       ->check(at_least(1));
   cli.add_option("--repeat", options.repeat, "timed repetitions (default 1)")->check(at_least(1));
+  cli.add_option("--warmup-s", options.warmup_s,
+                 "seconds of computation before the first timed run, as heist bench (default " +
+                     std::to_string(options.warmup_s) + ")")
+      ->check(CLI::Range(0.0, 60.0));
   cli.add_flag("--seq", options.seq, "run the sequential kernel instead");
   cli.add_flag("--json", options.json, "print the result as one JSON line");
 

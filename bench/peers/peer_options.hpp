@@ -4,6 +4,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/warmup.hpp"
+
 namespace heist::peers {
 
 struct Options {
@@ -15,6 +17,7 @@ struct Options {
   int block_size = 80;      // sparselu
   int workers = 1;
   int repeat = 1;
+  double warmup_s = apps::kDefaultWarmupSeconds;  // computed before the first timed run
   bool seq = false;
   bool json = false;
 };

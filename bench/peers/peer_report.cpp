@@ -48,6 +48,7 @@ void print_json(std::ostream& out, const Report& report) {
   json["workers"] = report.workers;
   json["time_s"] = median(report.times_s);
   json["times_s"] = report.times_s;
+  json["warmup_s"] = report.warmup_s;
   json["result"] = report.result;
   json["verified"] = report.verified;
   out << json.dump() << '\n';

@@ -14,6 +14,7 @@ struct Report {
   std::string params;  // the JSON object of the problem's parameters
   int workers = 1;
   std::vector<double> times_s;
+  double warmup_s = 0;  // computed before the first timed run
   std::uint64_t result = 0;
   bool verified = false;
 };
