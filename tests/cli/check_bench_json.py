@@ -4,13 +4,13 @@ contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
-                      [--expect-every-rank-works 1] -- CMD...
+                      [--expect-every-rank-works 1] [--expect-warmup S] -- CMD...
 """
 import sys
 
 from json_report import run_report
 
-REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "result", "verified"]
+REQUIRED = ["app", "params", "ranks", "workers", "time_s", "times_s", "warmup_s", "result", "verified"]
 STATS = ["tasks_created", "tasks_executed", "tasks_inlined", "steals", "steal_attempts", "failed_steals"]
 PER_WORKER = ["time_work_s", "time_search_s", "time_steal_s", "time_comm_s"]
 TABLE1 = ["tasks_created", "avg_task_time_us", "task_io", "task_creation_overhead_us", "inline_spawn_overhead_us",
@@ -57,6 +57,8 @@ def main():
         fail(f"workers {report['workers']} != {expect['--expect-workers']}")
     if "--expect-ranks" in expect and report["ranks"] != int(expect["--expect-ranks"]):
         fail(f"ranks {report['ranks']} != {expect['--expect-ranks']}")
+    if "--expect-warmup" in expect and report["warmup_s"] != float(expect["--expect-warmup"]):
+        fail(f"warmup_s {report['warmup_s']} != {expect['--expect-warmup']}")
     if report.get("impl") == "heist":
         stats = report["stats"]
         for key in STATS:
