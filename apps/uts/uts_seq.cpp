@@ -26,12 +26,7 @@ UtsCounts uts_count_sequential(const UtsParams& p, const UtsNode& start) {
       continue;
     }
     const TreeType type = child_type(p, node);
-    for (int i = 0; i < n; ++i) {
-      UtsNode& child = stack.emplace_back();
-      rng_spawn_into(node.state, static_cast<std::uint32_t>(i), child.state);
-      child.height = node.height + 1;
-      child.type = type;
-    }
+    for (int i = 0; i < n; ++i) make_child_into(node, i, type, stack.emplace_back());
   }
   return c;
 }

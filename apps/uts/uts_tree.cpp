@@ -118,9 +118,7 @@ TreeType child_type(const UtsParams& p, const UtsNode& parent) noexcept {
 }
 
 void make_child_into(const UtsParams& p, const UtsNode& parent, int i, UtsNode& child) noexcept {
-  rng_spawn_into(parent.state, static_cast<std::uint32_t>(i), child.state);
-  child.height = parent.height + 1;
-  child.type = child_type(p, parent);
+  make_child_into(parent, i, child_type(p, parent), child);
 }
 
 UtsNode make_child(const UtsParams& p, const UtsNode& parent, int i) noexcept {

@@ -50,6 +50,13 @@ static_assert(sizeof(UtsNode) <= 32, "UtsNode must fit a small task slot");
 // The same, written into `child` (no temporary to copy).
 void make_child_into(const UtsParams& p, const UtsNode& parent, int i,
                      UtsNode& child) noexcept;
+// The same with the children's type already known (child_type(p, parent)):
+// a traversal computes it once per parent. Writes every field of `child`.
+inline void make_child_into(const UtsNode& parent, int i, TreeType type, UtsNode& child) noexcept {
+  rng_spawn_into(parent.state, static_cast<std::uint32_t>(i), child.state);
+  child.height = parent.height + 1;
+  child.type = type;
+}
 
 // Calls spawn(child) for children 0 .. children-1 of `parent`, in order,
 // generating them a batch at a time into an array first, as the sequential
@@ -70,17 +77,12 @@ void for_each_child(const UtsParams& p, const UtsNode& parent, int children, Spa
     Slot() noexcept {}  // NOLINT: no initialization on purpose
     UtsNode node;
   };
-  Slot batch[kBatch];
   if (children <= 0) return;
-  const TreeType type = child_type(p, parent);  // make_child_into, with the type computed once
-  const std::int32_t height = parent.height + 1;
+  Slot batch[kBatch];
+  const TreeType type = child_type(p, parent);
   for (int first = 0; first < children; first += kBatch) {
     const int n = children - first < kBatch ? children - first : kBatch;
-    for (int i = 0; i < n; ++i) {
-      rng_spawn_into(parent.state, static_cast<std::uint32_t>(first + i), batch[i].node.state);
-      batch[i].node.height = height;
-      batch[i].node.type = type;
-    }
+    for (int i = 0; i < n; ++i) make_child_into(parent, first + i, type, batch[i].node);
     for (int i = 0; i < n; ++i) spawn(static_cast<const UtsNode&>(batch[i].node));
   }
 }

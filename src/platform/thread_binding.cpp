@@ -18,7 +18,6 @@ ThreadBinding::ThreadBinding(int worker, bool restore) noexcept {
   CPU_SET(cpu, &one);
   if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) != 0) return;
   restore_ = restore;
-  cpu_ = cpu;
 }
 
 ThreadBinding::~ThreadBinding() {

@@ -23,13 +23,9 @@ class ThreadBinding {
   ThreadBinding(const ThreadBinding&) = delete;
   ThreadBinding& operator=(const ThreadBinding&) = delete;
 
-  // The OS index of the PU the thread is bound to; -1 when binding failed.
-  int cpu() const noexcept { return cpu_; }
-
  private:
   cpu_set_t saved_{};
   bool restore_ = false;
-  int cpu_ = -1;
 };
 
 }  // namespace heist::platform
