@@ -51,8 +51,7 @@ void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHe
   if (!error.empty()) std::memcpy(buffer.data() + sizeof h + h.out_size, error.data(), error.size());
   win_.put(target, layout_.inbox_entry_at(ticket), buffer.data(), buffer.size(), c);
   win_.flush(target, c);
-  win_.replace(target, layout_.inbox_seq(ticket), ticket + 1, c);
-  win_.flush(target, c);
+  win_.replace(target, layout_.inbox_seq(ticket), ticket + 1, c);  // flushed by the caller (send)
 }
 
 }  // namespace heist::rma

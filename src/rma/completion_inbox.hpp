@@ -7,12 +7,17 @@
 //   t = fetch-add(reserved, 1)                      -- a unique ticket
 //   wait until t < consumed + slots (re-read consumed, NO_OP, with back-off)
 //   put(entry t % slots) + flush                    -- header, output bytes, error text
-//   accumulate(seq[t % slots], REPLACE, t + 1) + flush
+//   accumulate(seq[t % slots], REPLACE, t + 1)      -- flushed lazily by the caller
 // Owner (one thread at a time, under the inbox lock), next ticket c:
 //   fetch NO_OP of up to 16 seq words from c; while seq[c % slots] == c + 1:
 //   get entry + flush, apply it (output into the parent's memory, finish scope
 //   and task-handle completion, exception), c += 1; then
 //   accumulate(consumed, REPLACE, c).
+// The seq write's flush is the caller's (DistContext keeps it pending and
+// flushes it before the worker's next RMA call: its next poll, steal,
+// request or completion), so a completion costs its sender two round trips
+// instead of three; nothing on the sender waits for the write to land, and
+// the owner reads an entry only after its seq, which follows the flushed put.
 // Invariants: ticket t is the only writer of entry t % slots until the owner
 // consumes it (t < consumed + slots), so entries never mix; the seq word is
 // written after the entry is complete at the target (flush), and holds t + 1
@@ -44,7 +49,8 @@ class CompletionInbox {
   std::size_t payload_capacity() const noexcept { return layout_.inbox_entry - sizeof(InboxEntryHeader); }
 
   // Blocks (spinning with back-off, running `progress` meanwhile) while the
-  // target's inbox is full.
+  // target's inbox is full. Returns with the seq write issued, not flushed:
+  // the caller flushes `target` before it next depends on the write.
   template <class Progress>
   void send(int target, const InboxEntryHeader& header, const void* out, std::string_view error, CommCounters& c,
             Progress&& progress);

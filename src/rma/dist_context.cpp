@@ -147,6 +147,7 @@ void DistContext::send_completion(sched::Worker& w, const task::TaskHeader& task
     drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
     std::this_thread::yield();
   });
+  p.pending_target = static_cast<int>(task.completion.rank());  // the seq write: a lazy flush
   ++w.stats_ref().completions_sent;
 }
 
