@@ -246,7 +246,12 @@ double Engine<W>::backoff_ns(Worker& w) {
 
 template <class W>
 void Engine<W>::pause(Worker& w, double t) {
-  const double start = t + backoff_ns(w);
+  // Within a sweep of the victims the next attempt follows one pause
+  // instruction (round 0 of any back-off); the back-off advances per failed
+  // sweep (SearchDriver::backs_off), as in Dispatcher::help_until.
+  const platform::BackoffLimits& limits = w.stack.empty() ? w.backoff_limits : w.wait_backoff_limits;
+  const double relax = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(0, limits) : 0.0;
+  const double start = t + (w.search.backs_off() ? backoff_ns(w) : relax);
   w.next = w.search.next(multi_rank_);
   // A waiting worker looks at its count before each attempt: no shortcut.
   if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty()) {

@@ -69,7 +69,12 @@ struct FailureRecord {
   bool poll;
 };
 
-using Decision = std::variant<SpawnRecord, StepRecord, ChunkRecord, ResultRecord, FailureRecord>;
+// SearchDriver::backs_off
+struct BackoffRecord {
+  bool backs_off;
+};
+
+using Decision = std::variant<SpawnRecord, StepRecord, ChunkRecord, ResultRecord, FailureRecord, BackoffRecord>;
 
 struct DecisionLog {
   std::vector<Decision> entries;

@@ -11,7 +11,10 @@ SearchDriver::SearchDriver(const Options& o, const Topology& topology, const Sea
       chunk_(o.chunk),
       poll_round_(std::max(1, setup.workers_here - 1)),
       remote_max_sleep_us_(std::max(2, o.reacquire_delay_us / 2)) {
-  if (topology.places() >= 2) victims_ = make_victim_policy(o.victim, topology, setup.place);
+  if (topology.places() >= 2) {
+    victims_ = make_victim_policy(o.victim, topology, setup.place);
+    sweep_ = std::max<std::uint32_t>(1, victims_->sweep());
+  }
 }
 
 SearchStep SearchDriver::next(bool remote_ok) {
@@ -45,6 +48,7 @@ std::uint32_t SearchDriver::take(std::uint32_t available, Level level) const {
 
 void SearchDriver::on_result(const SearchStep& step, std::uint32_t taken) {
   victims_->on_result(step.choice, taken);
+  if (taken > 0) failed_in_sweep_ = 0;
   if (log_ != nullptr) log_->entries.emplace_back(ResultRecord{step, taken});
 }
 
@@ -56,6 +60,13 @@ bool SearchDriver::failed(bool remote_ok) {
   }
   if (log_ != nullptr) log_->entries.emplace_back(FailureRecord{remote_ok, poll});
   return poll;
+}
+
+bool SearchDriver::backs_off() {
+  const bool advance = ++failed_in_sweep_ >= sweep_;
+  if (advance) failed_in_sweep_ = 0;
+  if (log_ != nullptr) log_->entries.emplace_back(BackoffRecord{advance});
+  return advance;
 }
 
 std::optional<int> SearchDriver::next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised) {

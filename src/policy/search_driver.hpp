@@ -14,8 +14,10 @@
 //   none:    nothing to try.
 //   An iteration that took nothing: driver.failed(remote_ok) says whether a
 //   poll round is due (after max(1, workers - 1) of them between processes:
-//   apply deliveries, take back the unclaimed offer); otherwise back off by
-//   platform::backoff_step(round, driver.backoff_limits(...)).
+//   apply deliveries, take back the unclaimed offer); then, if
+//   driver.backs_off(), back off by platform::backoff_step(round,
+//   driver.backoff_limits(...)), else pause once (one pause instruction)
+//   and try the next victim.
 // A worker with no victim (can_steal() false: one place) never searches; it
 // parks when its region ends.
 #pragma once
@@ -66,6 +68,14 @@ class SearchDriver {
   void on_result(const SearchStep& step, std::uint32_t taken);
   // An iteration took nothing: true when a poll round is due now.
   bool failed(bool remote_ok);
+  // An iteration took nothing: true when the back-off advances now — one
+  // sweep of the victims (VictimPolicy::sweep) failed since the last
+  // success or advance. Advanced after every failed attempt, the back-off
+  // slept 500 us between attempts after one empty sweep, so when one worker
+  // of sixteen held every public task each thief found it once per ~15
+  // sleeps (simulated UTS T3 on 2 x 8 cores: 900 public tasks on one deque,
+  // one worker busy for 16 ms).
+  bool backs_off();
   // After a request step: the rank to ask (see VictimPolicy::next_rank).
   std::optional<int> next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised);
 
@@ -85,6 +95,8 @@ class SearchDriver {
   ChunkPolicy chunk_;
   int poll_round_;
   int failures_ = 0;
+  std::uint32_t sweep_ = 1;           // victims_->sweep()
+  std::uint32_t failed_in_sweep_ = 0;  // failed iterations since the last success or back-off step
   std::int64_t remote_max_sleep_us_;
   DecisionLog* log_ = nullptr;
 };

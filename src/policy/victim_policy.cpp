@@ -57,6 +57,12 @@ VictimChoice HierarchicalVictims::next(platform::Rng& rng) {
   return choice;
 }
 
+std::uint32_t HierarchicalVictims::sweep() const noexcept {
+  std::uint32_t n = 0;
+  for (const Phase& p : phases_) n += p.attempts;
+  return std::max<std::uint32_t>(n, 1);
+}
+
 void HierarchicalVictims::advance() noexcept {
   if (++done_ < phases_[phase_].attempts) return;
   done_ = 0;

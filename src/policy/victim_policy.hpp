@@ -54,6 +54,10 @@ class VictimPolicy {
   virtual VictimChoice next(platform::Rng& rng) = 0;                              // never the thief itself
   virtual void on_result(const VictimChoice& c, std::uint32_t tasks_taken) = 0;  // 0 = failed attempt
   virtual const char* name() const noexcept = 0;
+  // Attempts in one sweep over every victim the policy would try before it
+  // repeats itself (SearchDriver::backs_off: the back-off advances once per
+  // failed sweep, not per failed attempt).
+  virtual std::uint32_t sweep() const noexcept = 0;
   // The next step; `requests_possible`: the caller can send a request to
   // another rank (a distributed region is on). Default: always a steal.
   virtual VictimStep step(platform::Rng& rng, bool /*requests_possible*/) {
@@ -88,6 +92,7 @@ class RandomVictims final : public VictimPolicy {
   }
   void on_result(const VictimChoice&, std::uint32_t) override {}
   const char* name() const noexcept override { return "random"; }
+  std::uint32_t sweep() const noexcept override { return static_cast<std::uint32_t>(places_ - 1); }
   int places() const noexcept { return places_; }
 
  private:
@@ -121,6 +126,8 @@ class HierarchicalVictims final : public VictimPolicy {
   VictimChoice next(platform::Rng& rng) override;
   void on_result(const VictimChoice& c, std::uint32_t tasks_taken) override;
   const char* name() const noexcept override { return "hvs"; }
+  // One walk: every phase's attempts.
+  std::uint32_t sweep() const noexcept override;
 
   const std::vector<Phase>& phases() const noexcept { return phases_; }
   std::size_t phase() const noexcept { return phase_; }  // index of the phase the next pick comes from
@@ -163,6 +170,8 @@ class SuccessOnlyVictims final : public VictimPolicy {
   VictimChoice next(platform::Rng& rng) override;
   void on_result(const VictimChoice& c, std::uint32_t tasks_taken) override;
   const char* name() const noexcept override { return "success-only"; }
+  // The inside-the-node walk and one request (or one step of nothing).
+  std::uint32_t sweep() const noexcept override { return (has_inside_node() ? inside_.sweep() : 0) + 1; }
   // request once the inside walk is done and requests are possible; none
   // when they are not and there is no victim inside the node; else a steal.
   VictimStep step(platform::Rng& rng, bool requests_possible) override;

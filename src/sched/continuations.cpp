@@ -326,7 +326,8 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
       return {};
     }
   }
-  backoff_.pause();
+  if (!w.dispatch_.may_steal() || w.dispatch_.search_->backs_off()) backoff_.pause();  // as Dispatcher::help_until
+  else platform::cpu_relax();
   if (!pinned_.empty()) return go_to(next_pinned());  // no work here: let a pinned waiter look at what it waits for
   return {};
 }

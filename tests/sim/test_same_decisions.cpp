@@ -33,6 +33,7 @@
 
 namespace {
 
+using heist::policy::BackoffRecord;
 using heist::policy::ChunkRecord;
 using heist::policy::DecisionLog;
 using heist::policy::FailureRecord;
@@ -85,7 +86,7 @@ heist::Options runtime_options(const Scenario& s) {
 }
 
 struct Replayed {
-  std::size_t spawns = 0, steals = 0, chunks = 0, results = 0, failures = 0;
+  std::size_t spawns = 0, steals = 0, chunks = 0, results = 0, failures = 0, backoffs = 0;
 };
 
 // Feeds `log`'s inputs to the drivers and expects the recorded answers.
@@ -115,6 +116,9 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
     } else if (const auto* r = std::get_if<FailureRecord>(&d)) {
       EXPECT_EQ(search.failed(r->remote_ok), r->poll) << at;
       ++n.failures;
+    } else if (const auto* r = std::get_if<BackoffRecord>(&d)) {
+      EXPECT_EQ(search.backs_off(), r->backs_off) << at;
+      ++n.backoffs;
     }
   }
   return n;
@@ -157,11 +161,13 @@ TEST_P(SameDecisions, SimulatorDecisionsReplayOnTheRuntimesDrivers) {
     total.spawns += n.spawns;
     total.steals += n.steals;
     total.chunks += n.chunks;
+    total.backoffs += n.backoffs;
   }
   // The scenario exercises every kind of decision.
   EXPECT_GT(total.spawns, 0u);
   EXPECT_GT(total.steals, 0u);
   EXPECT_GT(total.chunks, 0u);
+  EXPECT_GT(total.backoffs, 0u);
 }
 
 TEST_P(SameDecisions, RuntimeDecisionsReplayOnTheSimulatorsDrivers) {

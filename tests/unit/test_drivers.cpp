@@ -75,6 +75,34 @@ TEST(SearchDriver, PollRoundAfterWorkersMinusOneFailuresBetweenProcesses) {
   }
 }
 
+TEST(SearchDriver, BacksOffOncePerFailedSweepOfTheVictims) {
+  const Topology t = machine16();
+  SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});  // HVS: a walk of 2 + 4 + 8 + 16 attempts
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    for (int i = 1; i < 30; ++i) EXPECT_FALSE(d.backs_off()) << "failure " << i << " of sweep " << sweep;
+    EXPECT_TRUE(d.backs_off());
+  }
+  // A success starts a new sweep.
+  for (int i = 0; i < 20; ++i) EXPECT_FALSE(d.backs_off());
+  SearchStep s = d.next(true);
+  d.on_result(s, 1);
+  for (int i = 1; i < 30; ++i) EXPECT_FALSE(d.backs_off());
+  EXPECT_TRUE(d.backs_off());
+  // Two workers: HVS's one phase is the machine's top, 4 log2 2 = 4 attempts.
+  const Topology two = Topology::uniform({2, 1, 1, 1, 1, 1});
+  SearchDriver pair(Options{}, two, SearchSetup{0, 0, 2});
+  ASSERT_TRUE(pair.can_steal());
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 3; ++j) EXPECT_FALSE(pair.backs_off());
+    EXPECT_TRUE(pair.backs_off());
+  }
+  // Random victims: one other place, so every failure is a failed sweep.
+  Options random;
+  random.victim.kind = heist::VictimSpec::Kind::random;
+  SearchDriver random_pair(random, two, SearchSetup{0, 0, 2});
+  for (int i = 0; i < 5; ++i) EXPECT_TRUE(random_pair.backs_off());
+}
+
 TEST(SearchDriver, SuccessOnlyRequestsAcrossNodesOnceTheInsideWalkIsDone) {
   const Topology t = machine16();
   Options o;

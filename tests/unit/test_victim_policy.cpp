@@ -69,6 +69,13 @@ TEST(HierarchicalVictims, PhasesAreTheLevelsWithVictims) {
   EXPECT_EQ(ph[3].attempts, 16u);
 }
 
+TEST(VictimPolicy, ASweepIsOneWalkOverEveryVictim) {
+  const Topology t = machine16();
+  EXPECT_EQ(HierarchicalVictims(t, 0).sweep(), 2u + 4u + 8u + 16u);  // every phase's attempts
+  EXPECT_EQ(RandomVictims(t, 0).sweep(), 15u);                       // every other place
+  EXPECT_EQ(SuccessOnlyVictims(t, 0).sweep(), 2u + 4u + 8u + 1u);    // the inside walk and a request
+}
+
 TEST(HierarchicalVictims, WalksBottomUpThenWraps) {
   const Topology t = machine16();
   HierarchicalVictims hvs(t, 13);
