@@ -18,6 +18,10 @@ RandomVictims::RandomVictims(const Topology& topology, int thief)
   require_victims(topology);
 }
 
+std::uint32_t RandomVictims::sweep() const noexcept {
+  return std::min(static_cast<std::uint32_t>(places_ - 1), HierarchicalVictims::top_attempts(places_));
+}
+
 // ---------------------------------------------------------------- HVS
 
 std::uint32_t HierarchicalVictims::top_attempts(int places) noexcept {

@@ -92,7 +92,10 @@ class RandomVictims final : public VictimPolicy {
   }
   void on_result(const VictimChoice&, std::uint32_t) override {}
   const char* name() const noexcept override { return "random"; }
-  std::uint32_t sweep() const noexcept override { return static_cast<std::uint32_t>(places_ - 1); }
+  // Every other place, at most HVS's top phase (4 ceil(log2 N)): with
+  // thousands of places a thief would otherwise try thousands of remote
+  // victims before its first pause.
+  std::uint32_t sweep() const noexcept override;
   int places() const noexcept { return places_; }
 
  private:

@@ -72,7 +72,9 @@ TEST(HierarchicalVictims, PhasesAreTheLevelsWithVictims) {
 TEST(VictimPolicy, ASweepIsOneWalkOverEveryVictim) {
   const Topology t = machine16();
   EXPECT_EQ(HierarchicalVictims(t, 0).sweep(), 2u + 4u + 8u + 16u);  // every phase's attempts
-  EXPECT_EQ(RandomVictims(t, 0).sweep(), 15u);                       // every other place
+  EXPECT_EQ(RandomVictims(t, 0).sweep(), 15u);                       // every other place ...
+  EXPECT_EQ(RandomVictims(0, 2).sweep(), 1u);
+  EXPECT_EQ(RandomVictims(0, 4096).sweep(), 48u);                    // ... at most 4 log2 N
   EXPECT_EQ(SuccessOnlyVictims(t, 0).sweep(), 2u + 4u + 8u + 1u);    // the inside walk and a request
 }
 
