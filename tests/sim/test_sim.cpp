@@ -2,7 +2,8 @@
 // counts against the published reference and the sequential traversal, fib
 // and nqueens task counts), joins (completions back to a task's origin, a
 // parent that waits for them), determinism (same seed, same run bit for bit),
-// the machine model's distances and validation, and an even split of a
+// the machine model's distances and validation, thieves that find the one
+// loaded victim (back-off per sweep), and an even split of a
 // loop of long spawns between two ranks.
 #include <gtest/gtest.h>
 
@@ -304,6 +305,23 @@ TEST(SimBalance, AFullBoundedQueueStillFeedsThieves) {
   for (const auto& level : r.thread_steals) steals += level.steals;
   EXPECT_GT(steals, 0u);
   EXPECT_LT(r.time_s, t1.time_s / 2);  // four workers: at least twice as fast as one
+}
+
+// One worker holds every public task (a binomial tree's root children) and
+// fifteen thieves look for it. When the back-off advanced after every
+// failed attempt, they slept 500 us between attempts after one empty sweep
+// and the run was serial (speedup 1.00 on this tree; UTS T3 on 2 x 8: one
+// worker busy for 16 of 65 ms); it advances once per failed sweep of the
+// victims now (SearchDriver::backs_off): speedup 6.3.
+TEST(SimBackoff, ThievesFindTheOneLoadedVictim) {
+  SimConfig c = config(8, 2, 1, 1, heist::StealProtocolKind::sws);
+  c.backoff = heist::sim::BackoffModel::heist;
+  const SimResult r = heist::sim::simulate(uts_tree(kSmallBin), c);
+  EXPECT_EQ(r.tasks, 58301u);
+  SimConfig one = config(1, 1, 1, 1, heist::StealProtocolKind::sws);
+  one.backoff = heist::sim::BackoffModel::heist;
+  const SimResult t1 = heist::sim::simulate(uts_tree(kSmallBin), one);
+  EXPECT_LT(r.time_s, t1.time_s / 4);  // sixteen workers: at least four times as fast as one
 }
 
 // Lazy task creation exposes only what the deepest inline frame spawns: on
