@@ -240,7 +240,8 @@ class Engine {
   void attempt_failed(Worker& w, double t);
   void poll_round(Worker& w, double t);
   void pause(Worker& w, double t);
-  double backoff_ns(Worker& w);  // the next back-off step (waiting or idle limits)
+  // The next back-off step (waiting or idle limits); without `advance`, one pause (round 0).
+  double backoff_ns(Worker& w, bool advance = true);
   // Waiting past --max-help-depth nested waits: it does not steal.
   bool too_deep(const Worker& w) const noexcept { return w.help_depth >= cfg_.options.max_help_depth; }
   void become_busy(Worker& w, double t);

@@ -239,19 +239,17 @@ void Engine<W>::poll_round(Worker& w, double t) {
 // them in between, so the draws, and the run, are the same — and a failed
 // claim inside the process costs one event instead of two.
 template <class W>
-double Engine<W>::backoff_ns(Worker& w) {
+double Engine<W>::backoff_ns(Worker& w, bool advance) {
   const platform::BackoffLimits& limits = w.stack.empty() ? w.backoff_limits : w.wait_backoff_limits;
-  return cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(w.backoff_round++, limits) : 0.0;
+  if (cfg_.backoff != BackoffModel::heist) return 0.0;
+  return heist_backoff_ns(advance ? w.backoff_round++ : 0, limits);  // round 0: one pause instruction
 }
 
 template <class W>
 void Engine<W>::pause(Worker& w, double t) {
-  // Within a sweep of the victims the next attempt follows one pause
-  // instruction (round 0 of any back-off); the back-off advances per failed
-  // sweep (SearchDriver::backs_off), as in Dispatcher::help_until.
-  const platform::BackoffLimits& limits = w.stack.empty() ? w.backoff_limits : w.wait_backoff_limits;
-  const double relax = cfg_.backoff == BackoffModel::heist ? heist_backoff_ns(0, limits) : 0.0;
-  const double start = t + (w.search.backs_off() ? backoff_ns(w) : relax);
+  // The back-off advances per failed sweep of the victims; within a sweep
+  // the next attempt follows one pause (Dispatcher::pause_after_failure).
+  const double start = t + backoff_ns(w, w.search.backs_off());
   w.next = w.search.next(multi_rank_);
   // A waiting worker looks at its count before each attempt: no shortcut.
   if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty()) {

@@ -326,8 +326,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
       return {};
     }
   }
-  if (!w.dispatch_.may_steal() || w.dispatch_.search_->backs_off()) backoff_.pause();  // as Dispatcher::help_until
-  else platform::cpu_relax();
+  w.dispatch_.pause_after_failure(backoff_, w.dispatch_.may_steal());
   if (!pinned_.empty()) return go_to(next_pinned());  // no work here: let a pinned waiter look at what it waits for
   return {};
 }

@@ -21,6 +21,7 @@
 
 #include "heist/detail/abi.hpp"
 #include "heist/options.hpp"
+#include "platform/backoff.hpp"
 #include "policy/search_driver.hpp"
 #include "sched/frame.hpp"
 #include "task/task_slot.hpp"
@@ -60,6 +61,14 @@ class Dispatcher {
   std::uint32_t steal_local(int victim, policy::Level level);
   void request_across();
   bool may_steal() const noexcept { return search_->can_steal(); }
+  // An iteration of a search loop found nothing (`stole`: it tried a
+  // victim): the back-off advances once per failed sweep of the victims
+  // (SearchDriver::backs_off), or every time when no steal was possible;
+  // within a sweep the next victim follows one pause instruction.
+  void pause_after_failure(platform::Backoff& backoff, bool stole) {
+    if (!stole || search_->backs_off()) backoff.pause();
+    else platform::cpu_relax();
+  }
   // The worker starts or stops looking for work: keeps the process's count
   // of searching workers (Scheduler::searching_workers) in step.
   void set_searching(bool searching) noexcept {

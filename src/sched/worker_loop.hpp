@@ -94,11 +94,7 @@ void Dispatcher::help_until(Done&& done) {
         continue;
       }
     }
-    // The back-off advances once per failed sweep of the victims
-    // (SearchDriver::backs_off); within a sweep the next victim is tried
-    // after one pause instruction.
-    if (!may_steal || search_->backs_off()) backoff.pause();
-    else platform::cpu_relax();
+    pause_after_failure(backoff, may_steal);
     // A context parked pinned on this worker (a help loop that met a
     // stolen continuation, or the native stack) may hold what this wait
     // needs; only this worker can resume it, so take turns.
