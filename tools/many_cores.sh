@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Measures issue 15's "Real, many cores" table on a borrowed many-core x86-64
+# machine, from a bundle made here by tools/portable_bundle.sh:
+#   tools/portable_bundle.sh build BUNDLE
+#   (on the borrowed machine, as root, in a copy of this repository)
+#   tar -C / --skip-old-files -xzf BUNDLE/runtime.tgz && ldconfig
+#   tools/many_cores.sh BUNDLE OUT [SECONDS]
+# then, on any machine with a build:
+#   tools/sim_validate.py --build build --from OUT/val --markdown table.md
+# What it runs: heist's default flags on 1, 2, 4, 8 and 16 workers of one
+# process and on 16 ranks x 1 worker (Open MPI from the bundle), help-first on
+# 16 workers for comparison, and each app's one-worker calibration
+# (tools/sim_validate.py --measure-only). Then, while SECONDS (default 420)
+# are not spent, the oneTBB and OpenMP peers on all cores. Every result is
+# written to OUT as soon as it exists, so a run cut short keeps what it did.
+set -uo pipefail
+bundle=${1:?bundle folder}
+out=${2:?output folder}
+budget=${3:-420}
+start=$SECONDS
+heist="$bundle/build/cli/heist"
+mpirun="/usr/bin/orterun --allow-run-as-root --oversubscribe --bind-to none"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$out"
+log="$out/run.log"
+say() { echo "[many_cores +$((SECONDS - start))s] $*" | tee -a "$log"; }
+
+{ nproc; grep -m1 "model name" /proc/cpuinfo; grep -c ^processor /proc/cpuinfo; } | tee -a "$log"
+"$heist" info >> "$log" 2>&1 || { say "heist does not run here"; exit 2; }
+cores=$(nproc)
+
+# The ranks only if Open MPI starts here (a failure must not cost the threads' table).
+ranks=""
+if $mpirun -n 2 "$heist" bench fib --n 24 --workers 1 --warmup-s 0 --json >> "$log" 2>&1; then
+  ranks=$cores
+else
+  say "orterun failed: no ranks row"
+fi
+
+say "measuring on $cores cores (ranks: ${ranks:-none})"
+timeout $((budget - (SECONDS - start))) python3 tools/sim_validate.py --build "$bundle/build" \
+  --repeat 3 --calibrate-repeat 1 --workers "1,2,4,8,$cores" --ranks "$ranks" \
+  --compare-policy help-first --mpirun "$mpirun" \
+  --apps "uts --tree T1L" "nqueens --n 15" "fib --n 40" "uts --tree T3L" \
+  --measure-only --save "$out/val" 2>> "$log"
+say "sim_validate exit $?"
+
+# The peers on every core, as long as time is left (one JSON line each);
+# OpenMP's fib(40) with a task per call would take minutes, so not that one.
+for run in "tbb fib --n 40" "tbb nqueens --n 15" "tbb uts --tree T1L" "omp nqueens --n 15" "omp uts --tree T1L"; do
+  [ $((SECONDS - start)) -lt $((budget - 30)) ] || { say "out of time before: $run"; exit 0; }
+  read -r peer app <<< "$run"
+  # shellcheck disable=SC2086
+  timeout 60 "$bundle/build/bench/peers/heist-peer-$peer" $app --workers "$cores" --repeat 3 --json \
+    >> "$out/peers.jsonl" 2>> "$log" || say "peer $run failed"
+done
+say "done"
