@@ -4,19 +4,24 @@
 #   tools/portable_bundle.sh build BUNDLE
 #   (on the borrowed machine, as root, in a copy of this repository)
 #   tar -C / --skip-old-files -xzf BUNDLE/runtime.tgz && ldconfig
-#   tools/many_cores.sh BUNDLE OUT [SECONDS]
+#   tools/many_cores.sh BUNDLE OUT [SECONDS [APP ...]]
 # then, on any machine with a build:
 #   tools/sim_validate.py --build build --from OUT/val --markdown table.md
-# What it runs: heist's default flags on 1, 2, 4, 8 and 16 workers of one
-# process and on 16 ranks x 1 worker (Open MPI from the bundle), help-first on
-# 16 workers for comparison, and each app's one-worker calibration
-# (tools/sim_validate.py --measure-only). Then, while SECONDS (default 420)
-# are not spent, the oneTBB and OpenMP peers on all cores. Every result is
-# written to OUT as soon as it exists, so a run cut short keeps what it did.
+# What it runs, for each APP (default: UTS T1L, nqueens(15), fib(40), UTS
+# T3L, the sizes of docs/results/many-cores.md): heist's default flags on 1,
+# 2, 4, 8 ... workers of one process up to all cores and on one rank x 1
+# worker per core (Open MPI from the bundle), help-first on all cores for
+# comparison, and the app's one-worker calibration (tools/sim_validate.py
+# --measure-only). Then, while SECONDS (default 420) are not spent, the
+# oneTBB and OpenMP peers on all cores. Every result is written to OUT as
+# soon as it exists, so a run cut short keeps what it did.
 set -uo pipefail
 bundle=${1:?bundle folder}
 out=${2:?output folder}
 budget=${3:-420}
+shift $(($# < 3 ? $# : 3))
+apps=("$@")
+[ ${#apps[@]} -gt 0 ] || apps=("uts --tree T1L" "nqueens --n 15" "fib --n 40" "uts --tree T3L")
 start=$SECONDS
 heist="$bundle/build/cli/heist"
 mpirun="/usr/bin/orterun --allow-run-as-root --oversubscribe --bind-to none"
@@ -28,6 +33,9 @@ say() { echo "[many_cores +$((SECONDS - start))s] $*" | tee -a "$log"; }
 { nproc; grep -m1 "model name" /proc/cpuinfo; grep -c ^processor /proc/cpuinfo; } | tee -a "$log"
 "$heist" info >> "$log" 2>&1 || { say "heist does not run here"; exit 2; }
 cores=$(nproc)
+workers=1
+for ((w = 2; w < cores; w *= 2)); do workers+=",$w"; done
+[ "$cores" -gt 1 ] && workers+=",$cores"
 
 # The ranks only if Open MPI starts here (a failure must not cost the threads' table).
 ranks=""
@@ -37,21 +45,22 @@ else
   say "orterun failed: no ranks row"
 fi
 
-say "measuring on $cores cores (ranks: ${ranks:-none})"
+say "measuring on $cores cores: workers $workers, ranks ${ranks:-none}"
 timeout $((budget - (SECONDS - start))) python3 tools/sim_validate.py --build "$bundle/build" \
-  --repeat 3 --calibrate-repeat 1 --workers "1,2,4,8,$cores" --ranks "$ranks" \
-  --compare-policy help-first --mpirun "$mpirun" \
-  --apps "uts --tree T1L" "nqueens --n 15" "fib --n 40" "uts --tree T3L" \
+  --repeat 3 --calibrate-repeat 1 --workers "$workers" --ranks "$ranks" \
+  --compare-policy help-first --mpirun "$mpirun" --apps "${apps[@]}" \
   --measure-only --save "$out/val" 2>> "$log"
 say "sim_validate exit $?"
 
 # The peers on every core, as long as time is left (one JSON line each);
-# OpenMP's fib(40) with a task per call would take minutes, so not that one.
-for run in "tbb fib --n 40" "tbb nqueens --n 15" "tbb uts --tree T1L" "omp nqueens --n 15" "omp uts --tree T1L"; do
-  [ $((SECONDS - start)) -lt $((budget - 30)) ] || { say "out of time before: $run"; exit 0; }
-  read -r peer app <<< "$run"
-  # shellcheck disable=SC2086
-  timeout 60 "$bundle/build/bench/peers/heist-peer-$peer" $app --workers "$cores" --repeat 3 --json \
-    >> "$out/peers.jsonl" 2>> "$log" || say "peer $run failed"
+# OpenMP's task per fib call takes minutes at fib(40), so not that one.
+for app in "${apps[@]}"; do
+  for peer in tbb omp; do
+    [ "$peer/${app%% *}" = omp/fib ] && continue
+    [ $((SECONDS - start)) -lt $((budget - 30)) ] || { say "out of time before: $peer $app"; exit 0; }
+    # shellcheck disable=SC2086
+    timeout 60 "$bundle/build/bench/peers/heist-peer-$peer" $app --workers "$cores" --repeat 3 --json \
+      >> "$out/peers.jsonl" 2>> "$log" || say "peer $peer $app failed"
+  done
 done
 say "done"
