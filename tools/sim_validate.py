@@ -138,11 +138,24 @@ def simulate(data, heist, folder, latency, log=None):
                                             "--latency-us", latency, "--no-baseline", "--json"], log)
 
 
+def work_split(real, one):
+    """The workers' own split of a measured run (`stats` of heist bench): their summed time in
+    tasks over the one-worker run's (how much slower the same tasks ran: the machine under load,
+    which the simulator does not model) and the share of their active time spent in tasks (the
+    rest is searching and stealing: the scheduler's loss)."""
+    stats, base = real.get("stats", {}), (one or {}).get("stats", {})
+    work, active = stats.get("time_work_s"), stats.get("time_active_s")
+    inflation = f"{work / base['time_work_s']:.2f}" if work and base.get("time_work_s") else "—"
+    in_tasks = f"{work / active:.2%}" if work and active else "—"
+    return inflation, in_tasks
+
+
 def table(data):
     """Markdown rows and the largest relative error of simulated time."""
     lines = ["| app | machine | measured (s) | simulated (s) | error | speedup vs seq (measured / sim) "
-             "| efficiency vs seq (measured / sim) | efficiency vs 1 worker (measured / sim) |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| efficiency vs seq (measured / sim) | efficiency vs 1 worker (measured / sim) "
+             "| work × 1 worker's | in tasks |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     worst = 0.0
     for entry in data["apps"]:
         tseq = entry["seq"]["time_s"]
@@ -160,9 +173,11 @@ def table(data):
                 t1_real, t1_sim = entry["real"].get("1w", {}).get("time_s"), one
             eff1 = (f"{t1_real / (n * measured):.2f}" if t1_real else "—") + " / " + \
                    (f"{t1_sim / (n * simulated):.2f}" if t1_sim else "—")
+            inflation, in_tasks = work_split(real, entry["real"].get("1w"))
             lines.append(f"| {entry['app']} | {describe(label)} | {measured:.4f} | {simulated:.4f} | {err:+.1%} "
                          f"| {tseq / measured:.2f} / {tseq / simulated:.2f} "
-                         f"| {tseq / (n * measured):.2f} / {tseq / (n * simulated):.2f} | {eff1} |")
+                         f"| {tseq / (n * measured):.2f} / {tseq / (n * simulated):.2f} | {eff1} "
+                         f"| {inflation} | {in_tasks} |")
     return lines, worst
 
 
