@@ -303,6 +303,10 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--latency-us", s.latency,
                   "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: HotSLAW §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
+  cmd->add_option("--loaded-slowdown", s.machine.loaded_slowdown,
+                  "a core's task time with every core of its node busy over its time alone (tools/core_throughput.sh "
+                  "measures it; tasks slow linearly with the node's busy cores)")
+      ->capture_default_str();
   cmd->add_option("--task-ns", s.task_ns,
                   "given task cost: INLINE[,QUEUED] nanoseconds. Without --task-ns, --costs or --calibrate: the app's "
                   "built-in costs, measured on the project's 2-core VM (sim/default_costs.hpp)");

@@ -274,6 +274,7 @@ class Engine {
       if (w.busy_index < 0) {
         w.busy_index = static_cast<int>(busy_.size());
         busy_.push_back(w.id);
+        ++busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))];
       }
     } else {
       leave_busy(w);
@@ -289,6 +290,7 @@ class Engine {
     workers_[static_cast<std::size_t>(last)].busy_index = w.busy_index;
     busy_.pop_back();
     w.busy_index = -1;
+    --busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))];
   }
   // Runs a busy worker's tasks up to time t (before a message reaches it).
   void advance(Worker& w, double t) {
@@ -343,6 +345,7 @@ class Engine {
   std::vector<int> free_mails_;
   WorkerHeap heap_;        // the pending step of every worker that is not busy
   std::vector<int> busy_;  // busy workers (order: deterministic, by history)
+  std::vector<int> busy_in_node_;  // busy workers of each node (Machine::compute_factor)
   std::vector<int> searching_in_rank_;  // workers of each rank looking for work (SpawnFacts::idle_workers)
   std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
   std::uint64_t message_seq_ = 0;
@@ -404,6 +407,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
   searching_in_rank_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
+  busy_in_node_.assign(static_cast<std::size_t>(machine_.spec().nodes), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
   for (int i = 0; i < n; ++i)
     workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i));
@@ -529,8 +533,11 @@ template <class W>
 void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   Work work;
   Cursor cursor = wl_.open(t.node, work);
-  const double cost = (queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
-                      static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns;
+  // The machine's per-core slowdown while this node's other cores compute
+  // (MachineSpec::loaded_slowdown; a factor of exactly 1 without one).
+  const double cost = ((queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
+                       static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns) *
+                      machine_.compute_factor(busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))]);
   ++w.executed;
   last_begin_ = std::max(last_begin_, w.clock);
   stall_limit_ns_ = std::max(stall_limit_ns_, 100 * cost);

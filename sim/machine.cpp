@@ -36,6 +36,8 @@ void MachineSpec::validate() const {
     if (!(bandwidth_gbs[h] > 0.0) || !std::isfinite(bandwidth_gbs[h]))
       throw std::invalid_argument(std::string("--bandwidth-gbs: the ") + name + " bandwidth must be positive");
   }
+  if (!(loaded_slowdown >= 1.0 && loaded_slowdown <= 100.0))
+    throw std::invalid_argument("--loaded-slowdown must be in [1, 100] (a core's time with all cores busy over its time alone)");
 }
 
 std::string MachineSpec::describe() const {
@@ -59,6 +61,9 @@ Machine::Machine(const MachineSpec& spec) : spec_(spec) {
   if (spec_.cores_per_socket > 1) consider(Hop::socket);
   if (spec_.sockets > 1) consider(Hop::node);
   if (spec_.nodes > 1) consider(Hop::network);
+  compute_factor_.resize(static_cast<std::size_t>(per_node_) + 1, 1.0);
+  for (int b = 2; b <= per_node_; ++b)
+    compute_factor_[static_cast<std::size_t>(b)] = 1.0 + (spec_.loaded_slowdown - 1.0) * (b - 1) / (per_node_ - 1);
 }
 
 policy::Topology topology_of(const Machine& machine) {

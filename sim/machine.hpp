@@ -20,6 +20,7 @@
 // 0.15-0.2 us).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -44,6 +45,13 @@ struct MachineSpec {
   std::array<double, kHops> latency_us{0.1, 0.4, 0.76, 7.2};
   // Per hop: bytes per nanosecond (= GB/s) of a transfer.
   std::array<double, kHops> bandwidth_gbs{10.0, 4.5, 4.5, 3.0};
+  // A core's compute time when every core of its node computes, over its
+  // time alone (1: cores do not slow each other). Measured, not guessed:
+  // tools/core_throughput.sh runs N pinned one-worker copies; on the 16-vCPU
+  // VMs of docs/results/many-cores.md 16 copies of UTS T1L each took 1.32x
+  // one copy's time. With b of the node's C cores running tasks a task costs
+  // 1 + (loaded_slowdown - 1)(b - 1)/(C - 1) times its calibrated cost.
+  double loaded_slowdown = 1.0;
 
   int cores_per_node() const noexcept { return cores_per_socket * sockets; }
   int workers() const noexcept { return cores_per_node() * nodes; }
@@ -87,6 +95,11 @@ class Machine {
   // machine: no interaction reaches another worker sooner (the engine's
   // lookahead). Infinite on a one-worker machine.
   double min_one_way_ns() const noexcept { return min_one_way_ns_; }
+  // What a task's calibrated cost is multiplied by while `busy` cores of its
+  // node run tasks (MachineSpec::loaded_slowdown; exactly 1 without one).
+  double compute_factor(int busy) const noexcept {
+    return compute_factor_[static_cast<std::size_t>(std::clamp(busy, 1, per_node_))];
+  }
 
  private:
   MachineSpec spec_;
@@ -94,6 +107,7 @@ class Machine {
   std::array<double, kHops> latency_ns_{};
   std::array<double, kHops> bytes_per_ns_{};
   double min_one_way_ns_;
+  std::vector<double> compute_factor_;  // by busy cores of a node, 0..cores_per_node
 };
 
 // The machine as the victim and chunk policies see it: places are the

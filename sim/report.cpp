@@ -24,7 +24,8 @@ nlohmann::json machine_json(const MachineSpec& m) {
           {"workers", m.workers()},
           {"ranks", m.ranks()},
           {"latency_us", per_hop(m.latency_us)},
-          {"bandwidth_gbs", per_hop(m.bandwidth_gbs)}};
+          {"bandwidth_gbs", per_hop(m.bandwidth_gbs)},
+          {"loaded_slowdown", m.loaded_slowdown}};
 }
 
 nlohmann::json costs_json(const TaskCosts& c) {

@@ -370,6 +370,41 @@ TEST(SimMachine, HopsAndValidation) {
   EXPECT_THROW(heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}, {"style", "closure"}}), std::invalid_argument);
 }
 
+// MachineSpec::loaded_slowdown: a task's cost grows linearly with the busy
+// cores of its node, from 1 (alone) to the slowdown (all busy); other nodes'
+// cores do not count.
+TEST(SimMachine, LoadedSlowdownScalesTasksWithTheNodesBusyCores) {
+  MachineSpec spec{4, 2, 2, 1};
+  EXPECT_DOUBLE_EQ(heist::sim::Machine(spec).compute_factor(8), 1.0);
+  spec.loaded_slowdown = 1.7;
+  const heist::sim::Machine m(spec);
+  EXPECT_DOUBLE_EQ(m.compute_factor(0), 1.0);
+  EXPECT_DOUBLE_EQ(m.compute_factor(1), 1.0);
+  EXPECT_DOUBLE_EQ(m.compute_factor(8), 1.7);
+  EXPECT_DOUBLE_EQ(m.compute_factor(5), 1.4);  // 1 + 0.7 * 4/7
+  EXPECT_DOUBLE_EQ(m.compute_factor(99), 1.7);
+  spec.loaded_slowdown = 0.9;
+  EXPECT_THROW(heist::sim::Machine{spec}, std::invalid_argument);
+
+  // One worker computes alone: no slowdown. Sixteen busy workers: the tasks'
+  // summed time grows by nearly the full factor (not quite: the start and the
+  // end of the run have idle cores), and so does the makespan.
+  const AnyWorkload w = uts_tree(kSmallGeo);
+  SimConfig c = config(8, 2, 1, 1, heist::StealProtocolKind::sws);
+  SimConfig one = c;
+  one.machine = MachineSpec{1, 1, 1, 1};
+  const SimResult base1 = heist::sim::simulate(w, one);
+  one.machine.loaded_slowdown = 1.5;
+  EXPECT_DOUBLE_EQ(heist::sim::simulate(w, one).time_s, base1.time_s);
+  const SimResult base = heist::sim::simulate(w, c);
+  c.machine.loaded_slowdown = 1.5;
+  const SimResult slow = heist::sim::simulate(w, c);
+  EXPECT_EQ(slow.tasks, base.tasks);
+  EXPECT_GT(slow.work_s, 1.4 * base.work_s);
+  EXPECT_LE(slow.work_s, 1.5 * base.work_s * 1.0001);
+  EXPECT_GT(slow.time_s, 1.3 * base.time_s);
+}
+
 // SimDeque follows SplitDeque's split semantics: publish half on demand,
 // take back half of the public part when the private part is empty.
 TEST(SimDeque, SplitSemantics) {
