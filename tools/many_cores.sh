@@ -12,7 +12,8 @@
 # 2, 4, 8 ... workers of one process up to all cores and on one rank x 1
 # worker per core (Open MPI from the bundle), help-first on all cores for
 # comparison, and the app's one-worker calibration (tools/sim_validate.py
-# --measure-only). Then, while SECONDS (default 420) are not spent, the
+# --measure-only), after the machine's own slowdown with all cores busy
+# (tools/core_throughput.sh, 1 and all-cores copies). Then, while SECONDS (default 420) are not spent, the
 # oneTBB and OpenMP peers on all cores. Every result is written to OUT as
 # soon as it exists, so a run cut short keeps what it did.
 set -uo pipefail
@@ -45,6 +46,16 @@ else
   say "orterun failed: no ranks row"
 fi
 
+# The machine's own per-core slowdown with every core busy (independent
+# one-worker copies), which tools/sim_validate.py --from hands to the simulator.
+mkdir -p "$out/val"
+copies=1
+[ "$cores" -gt 1 ] && copies+=" $cores"
+for app in "${apps[@]}"; do
+  # shellcheck disable=SC2086
+  tools/core_throughput.sh "$heist" "$copies" $app --repeat 1 >> "$out/val/throughput.jsonl" 2>> "$log" ||
+    say "core_throughput $app failed"
+done
 say "measuring on $cores cores: workers $workers, ranks ${ranks:-none}"
 timeout $((budget - (SECONDS - start))) python3 tools/sim_validate.py --build "$bundle/build" \
   --repeat 3 --calibrate-repeat 1 --workers "$workers" --ranks "$ranks" \

@@ -15,6 +15,12 @@ there) and keep everything in a folder; simulate later, on any machine:
       --apps "uts --tree T1L" "fib --n 38" --measure-only --save DIR
   tools/sim_validate.py --from DIR [--markdown DIR/table.md]
 
+A machine whose cores slow each other (shared caches and memory, a VM's
+hidden hyperthreads, turbo) runs the same tasks slower on P cores than on
+one; tools/core_throughput.sh measures that with independent copies, and
+--throughput FILE (with --from: DIR/throughput.jsonl) hands it to the
+simulator (`heist sim --loaded-slowdown`), point by point.
+
 The machine of a simulation is the measured machine's shape (`heist info`:
 cores per socket), filled socket by socket as the runtime places workers.
 Speedup and efficiency are against the sequential code (Tseq / (P T_P)) and
@@ -124,8 +130,40 @@ def describe(label):
     return shape + (f", {label.split(':', 1)[1]}" if ":" in label else "")
 
 
-def simulate(data, heist, folder, latency, log=None):
-    """Adds entry['sim'][label] (the simulated report) for every measured label."""
+def read_throughput(path):
+    """tools/core_throughput.sh's JSON lines: {app: {copies: median seconds of one copy}}."""
+    medians = {}
+    for line in open(path):
+        if line.strip():
+            row = json.loads(line)
+            medians.setdefault(row["app"], {})[int(row["copies"])] = float(row["median_s"])
+    return medians
+
+
+def loaded_slowdown(throughput, app_text, n):
+    """The machine's own slowdown with n cores busy (one copy's median time with n copies over
+    its time alone), linear between the measured copy counts: from the copies of this app
+    (same options first, then the same app), else from the first app measured."""
+    if not throughput or n <= 1:
+        return 1.0
+    name = app_text.split()[0]
+    runs = next((t for a, t in throughput.items() if a.startswith(app_text)), None) or \
+        next((t for a, t in throughput.items() if a.split()[0] == name), None) or next(iter(throughput.values()))
+    if 1 not in runs:
+        return 1.0
+    counts = sorted(runs)
+    ratio = {c: runs[c] / runs[1] for c in counts}
+    if n >= counts[-1]:
+        return max(1.0, ratio[counts[-1]])
+    hi = next(c for c in counts if c >= n)
+    lo = max(c for c in counts if c <= n)
+    s = ratio[lo] if hi == lo else ratio[lo] + (ratio[hi] - ratio[lo]) * (n - lo) / (hi - lo)
+    return max(1.0, s)
+
+
+def simulate(data, heist, folder, latency, throughput=None, log=None):
+    """Adds entry['sim'][label] (the simulated report) for every measured label; with
+    `throughput` (read_throughput), each machine slows its tasks as the real one did."""
     cps = data["cores_per_socket"]
     for entry in data["apps"]:
         app, *opts = shlex.split(entry["app"])
@@ -133,15 +171,18 @@ def simulate(data, heist, folder, latency, log=None):
         entry["calibration"] = json.load(open(costs))
         entry["sim"] = {}
         for label in entry["real"]:
+            n = int(re.match(r"\d+", label).group(0))
+            slowdown = loaded_slowdown(throughput, entry["app"], n)
             print(f"== {entry['app']}: simulating {describe(label)}", file=sys.stderr, flush=True)
             entry["sim"][label] = run_json([heist, "sim", app, *opts, "--costs", costs, *machine_flags(label, cps),
-                                            "--latency-us", latency, "--no-baseline", "--json"], log)
+                                            "--latency-us", latency, "--loaded-slowdown", f"{slowdown:.4f}",
+                                            "--no-baseline", "--json"], log)
 
 
 def work_split(real, one):
     """The workers' own split of a measured run (`stats` of heist bench): their summed time in
     tasks over the one-worker run's (how much slower the same tasks ran: the machine under load,
-    which the simulator does not model) and the share of their active time spent in tasks (the
+    which the simulator models only when given --throughput) and the share of their active time spent in tasks (the
     rest is searching and stealing: the scheduler's loss)."""
     stats, base = real.get("stats", {}), (one or {}).get("stats", {})
     work, active = stats.get("time_work_s"), stats.get("time_active_s")
@@ -154,8 +195,8 @@ def table(data):
     """Markdown rows and the largest relative error of simulated time."""
     lines = ["| app | machine | measured (s) | simulated (s) | error | speedup vs seq (measured / sim) "
              "| efficiency vs seq (measured / sim) | efficiency vs 1 worker (measured / sim) "
-             "| work × 1 worker's | in tasks |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| work × 1 worker's | in tasks | machine's slowdown |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     worst = 0.0
     for entry in data["apps"]:
         tseq = entry["seq"]["time_s"]
@@ -177,7 +218,8 @@ def table(data):
             lines.append(f"| {entry['app']} | {describe(label)} | {measured:.4f} | {simulated:.4f} | {err:+.1%} "
                          f"| {tseq / measured:.2f} / {tseq / simulated:.2f} "
                          f"| {tseq / (n * measured):.2f} / {tseq / (n * simulated):.2f} | {eff1} "
-                         f"| {inflation} | {in_tasks} |")
+                         f"| {inflation} | {in_tasks} "
+                         f"| {entry['sim'][label].get('machine', {}).get('loaded_slowdown', 1.0):.2f} |")
     return lines, worst
 
 
@@ -197,6 +239,9 @@ def main():
     ap.add_argument("--save", default="", help="keep calibrations and measurements in this folder")
     ap.add_argument("--measure-only", action="store_true", help="measure and --save, simulate nothing")
     ap.add_argument("--from", dest="source", default="", help="simulate what an earlier --save measured")
+    ap.add_argument("--throughput", default="",
+                    help="tools/core_throughput.sh's output on the measured machine: simulate its per-core slowdown "
+                         "under load (default with --from: DIR/throughput.jsonl if it exists; none: do not)")
     ap.add_argument("--markdown", default="", help="also write the table to this file")
     ap.add_argument("--tolerance", type=float, default=0.20, help="largest acceptable relative error")
     args = ap.parse_args()
@@ -216,7 +261,11 @@ def main():
             print(f"measured: {os.path.join(folder, 'validation.json')}")
             return 0
         latency = data.get("latency", args.latency) if args.source else args.latency
-        simulate(data, heist, folder, latency)
+        throughput = args.throughput or os.path.join(folder, "throughput.jsonl")
+        throughput = read_throughput(throughput) if throughput != "none" and os.path.exists(throughput) else None
+        if args.throughput and args.throughput != "none" and throughput is None:
+            sys.exit(f"sim_validate: no {args.throughput}")
+        simulate(data, heist, folder, latency, throughput)
     lines, worst = table(data)
     lines.append(f"\nlargest error: {worst:.1%}")
     text = "\n".join(lines)
