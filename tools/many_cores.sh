@@ -13,7 +13,8 @@
 # worker per core (Open MPI from the bundle), help-first on all cores for
 # comparison, and the app's one-worker calibration (tools/sim_validate.py
 # --measure-only), after the machine's own slowdown with all cores busy
-# (tools/core_throughput.sh, 1 and all-cores copies). Then, while SECONDS (default 420) are not spent, the
+# (tools/core_throughput.sh, 1 and all-cores copies) and one steal between
+# two ranks (heist bench stealbench). Then, while SECONDS (default 420) are not spent, the
 # oneTBB and OpenMP peers on all cores. Every result is written to OUT as
 # soon as it exists, so a run cut short keeps what it did.
 set -uo pipefail
@@ -56,6 +57,12 @@ for app in "${apps[@]}"; do
   tools/core_throughput.sh "$heist" "$copies" $app --repeat 1 >> "$out/val/throughput.jsonl" 2>> "$log" ||
     say "core_throughput $app failed"
 done
+# One round trip between two cores of this machine, for the simulator's --latency-us.
+if [ -n "$ranks" ]; then
+  $mpirun -n 2 "$heist" bench stealbench --protocol sws --steals 2000 --repeat 3 --json 2>> "$log" | tail -1 \
+    > "$out/val/stealbench.json" || say "stealbench failed"
+  [ -s "$out/val/stealbench.json" ] || rm -f "$out/val/stealbench.json"
+fi
 say "measuring on $cores cores: workers $workers, ranks ${ranks:-none}"
 timeout $((budget - (SECONDS - start))) python3 tools/sim_validate.py --build "$bundle/build" \
   --repeat 3 --calibrate-repeat 1 --workers "$workers" --ranks "$ranks" \

@@ -19,7 +19,9 @@ A machine whose cores slow each other (shared caches and memory, a VM's
 hidden hyperthreads, turbo) runs the same tasks slower on P cores than on
 one; tools/core_throughput.sh measures that with independent copies, and
 --throughput FILE (with --from: DIR/throughput.jsonl) hands it to the
-simulator (`heist sim --loaded-slowdown`), point by point.
+simulator (`heist sim --loaded-slowdown`), point by point. Likewise
+DIR/stealbench.json (`heist bench stealbench --protocol sws --json` on two
+ranks there) sets the round trip between two cores (`--latency-us`).
 
 The machine of a simulation is the measured machine's shape (`heist info`:
 cores per socket), filled socket by socket as the runtime places workers.
@@ -40,6 +42,9 @@ import sys
 import tempfile
 
 APPS = ["fib --n 35", "nqueens --n 13", "uts --tree T1"]
+# The project's 2-core VM: `heist bench stealbench` took ~0.37 us for an SWS
+# steal's 2 blocking operations; a process's own window ~0.1 us.
+DEFAULT_LATENCY = "self=0.1,socket=0.2"
 
 
 def run_json(cmd, log=None):
@@ -77,7 +82,7 @@ def measure(args, heist, save):
     data = {"info": {k: info.get(k) for k in ("version", "build_type", "compiler", "hardware_threads",
                                               "usable_cpus", "topology")},
             "cores_per_socket": args.cores_per_socket or cores_per_socket(info),
-            "repeat": args.repeat, "latency": args.latency, "apps": []}
+            "repeat": args.repeat, "latency": args.latency or DEFAULT_LATENCY, "apps": []}
     for cpu in ("/proc/cpuinfo",):
         if os.path.exists(cpu):
             names = {line.split(":", 1)[1].strip() for line in open(cpu) if line.startswith("model name")}
@@ -128,6 +133,13 @@ def describe(label):
     n = int(re.match(r"\d+", label).group(0))
     shape = f"{n} worker{'s' if n > 1 else ''}" if label.split(":")[0].endswith("w") else f"{n} ranks x 1"
     return shape + (f", {label.split(':', 1)[1]}" if ":" in label else "")
+
+
+def stealbench_latency(path):
+    """--latency-us from `heist bench stealbench --protocol sws --json` on the measured machine:
+    the median steal over its blocking operations is one round trip between two cores."""
+    extra = json.load(open(path))["extra"]
+    return f"self=0.1,socket={extra['median_s'] / extra['blocking_per_steal'] * 1e6:.3f}"
 
 
 def read_throughput(path):
@@ -233,8 +245,9 @@ def main():
     ap.add_argument("--ranks", type=int_list, default=[2], help="rank counts of 1 worker each under mpirun")
     ap.add_argument("--compare-policy", default="", help="also this --policy on the largest worker count")
     ap.add_argument("--cores-per-socket", type=int, default=0, help="the machine's (default: heist info's)")
-    ap.add_argument("--latency", default="self=0.1,socket=0.2",
-                    help="--latency-us for this machine (stealbench: ~0.2 us per blocking operation)")
+    ap.add_argument("--latency", default="",
+                    help="--latency-us for this machine (default: with --from, from DIR/stealbench.json if it "
+                         f"exists, else what was measured with; measuring: {DEFAULT_LATENCY})")
     ap.add_argument("--mpirun", default="mpirun --allow-run-as-root --oversubscribe --bind-to none")
     ap.add_argument("--save", default="", help="keep calibrations and measurements in this folder")
     ap.add_argument("--measure-only", action="store_true", help="measure and --save, simulate nothing")
@@ -260,7 +273,10 @@ def main():
         if args.measure_only:
             print(f"measured: {os.path.join(folder, 'validation.json')}")
             return 0
-        latency = data.get("latency", args.latency) if args.source else args.latency
+        bench = os.path.join(folder, "stealbench.json")
+        latency = args.latency or (stealbench_latency(bench) if args.source and os.path.exists(bench)
+                                   else data.get("latency", DEFAULT_LATENCY))
+        print(f"latency: {latency}", file=sys.stderr, flush=True)
         throughput = args.throughput or os.path.join(folder, "throughput.jsonl")
         throughput = read_throughput(throughput) if throughput != "none" and os.path.exists(throughput) else None
         if args.throughput and args.throughput != "none" and throughput is None:
@@ -268,6 +284,7 @@ def main():
         simulate(data, heist, folder, latency, throughput)
     lines, worst = table(data)
     lines.append(f"\nlargest error: {worst:.1%}")
+    lines.append(f"latency: {latency}")
     text = "\n".join(lines)
     print(text)
     if args.markdown:
