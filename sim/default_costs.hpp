@@ -3,13 +3,18 @@
 //
 // Source: `heist sim <app> --calibrate --calibrate-repeat 5` (cli/sim_calibrate.cpp:
 // one-worker runs of the real app, sequential, help-first and bounded, median
-// of 5) on the project's 2-core x86-64 VM, Release build, 2026-11-25, with
-// each app's default parameters (fib --n 35, nqueens --n 13, uts --tree T1,
-// bpc --depth 1000 --consumers 100). The machine was shared (load about 5), so
-// the costs are this machine's order of magnitude, not a measurement to
-// quote: calibrate (--calibrate) for a simulation whose absolute times matter.
-// Per-task costs hardly depend on the app's size parameters (a UTS node's
-// SHA-1 is the same in every tree; BPC's busy times are part of the workload).
+// of 5), five times, the median of the five calibrations per cost, on the
+// project's 2-core x86-64 VM, Release build, 2026-11-27 (main at 1f811db),
+// with each app's default parameters (fib --n 35, nqueens --n 13, uts --tree
+// T1, bpc --depth 1000 --consumers 100). The VM was otherwise idle, and still
+// its calibrations spread by up to 45 % (UTS queued_ns 108-157 ns): these are
+// this machine's order of magnitude, not a measurement to quote; calibrate
+// (--calibrate) for a simulation whose absolute times matter. (The costs of
+// 2026-11-25, fib 7.4/106, nqueens 23.3/116, UTS 138/222, bpc 3030/3690 ns,
+// were measured under a load of about 5, before the spawn fast path of issue
+// 16.) Per-task costs hardly depend on the app's size parameters (a UTS
+// node's SHA-1 is the same in every tree; BPC's busy times are part of the
+// workload).
 #pragma once
 
 #include <string_view>
@@ -24,10 +29,10 @@ struct DefaultCosts {
 };
 
 inline constexpr DefaultCosts kDefaultCosts[] = {
-    {"fib", {7.4, 106, 1.56}},       // 29.9 M tasks: 0.220 s bounded, 3.16 s help-first, 0.047 s sequential
-    {"nqueens", {23.3, 116, 13.9}},  // 4.67 M tasks: 0.109 s bounded, 0.544 s help-first
-    {"uts", {138, 222, 0}},          // T1, 4.13 M nodes: 0.568 s bounded, 0.918 s help-first
-    {"bpc", {3030, 3690, 0}},        // 101,000 tasks, 0.501 s busy-wait: 0.808 s bounded, 0.873 s help-first
+    {"fib", {5.36, 64.6, 0.42}},     // 29.9 M tasks: 0.16 s bounded, 2.2 s help-first, 0.021 s sequential
+    {"nqueens", {15.2, 87.9, 7.79}}, // 4.67 M tasks: 0.075 s bounded, 0.41 s help-first
+    {"uts", {82.5, 150, 0}},         // T1, 4.13 M nodes: 0.36 s bounded, 0.62 s help-first
+    {"bpc", {434, 503, 0}},          // 101,000 tasks, 0.501 s busy-wait: 0.544 s bounded, 0.552 s help-first
 };
 
 // The built-in costs of `app`, or nullptr when there are none.
