@@ -369,7 +369,7 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, con
     : id(id_),
       rank(rank_),
       deque(c.options.deque_max_tasks),
-      spawn_driver(c.options, c.machine.workers()),
+      spawn_driver(c.options, c.machine.workers_per_rank(), c.machine.ranks()),
       poll_countdown(c.options.poll_interval),
       search(c.options, topology, setup),
       remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),

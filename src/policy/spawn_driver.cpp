@@ -4,8 +4,8 @@
 
 namespace heist::policy {
 
-SpawnDriver::SpawnDriver(const Options& o, int run_workers) noexcept
-    : decider_(o, run_workers), period_ns_(static_cast<double>(o.poll_period_us) * 1000.0) {}
+SpawnDriver::SpawnDriver(const Options& o, int process_workers, int processes) noexcept
+    : decider_(o, process_workers, processes), period_ns_(static_cast<double>(o.poll_period_us) * 1000.0) {}
 
 std::int64_t SpawnDriver::paced(std::int64_t wanted, double now_ns) noexcept {
   const double since = now_ns - last_grant_ns_;

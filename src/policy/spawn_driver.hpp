@@ -50,9 +50,9 @@ struct SpawnStep {
 
 class SpawnDriver {
  public:
-  // run_workers: workers of the whole run, every process's (sizes
-  // --queued-levels auto).
-  SpawnDriver(const Options& o, int run_workers) noexcept;
+  // The run: `processes` processes of `process_workers` workers (sizes
+  // --queued-levels auto; the runtime learns `processes` with size_run).
+  SpawnDriver(const Options& o, int process_workers, int processes = 1) noexcept;
 
   // The policy that decides this spawn, from the one in force. A thread's
   // own stack never migrates, so it cannot expose a continuation: under
@@ -91,7 +91,7 @@ class SpawnDriver {
 
   bool slaw_help_first() const noexcept { return decider_.slaw_help_first(); }
   // Every process's workers are known (between processes): sizes --queued-levels auto.
-  void size_run(int run_workers) noexcept { decider_.size_run(run_workers); }
+  void size_run(int process_workers, int processes) noexcept { decider_.size_run(process_workers, processes); }
   unsigned queued_levels() const noexcept { return decider_.queued_levels(); }
   void record_to(DecisionLog* log) noexcept { log_ = log; }
 

@@ -85,20 +85,39 @@ class SpawnDecider {
   // Top-level tasks a worker may hold past the bound (see bounded()).
   static constexpr std::size_t kTopLevelHeld = 4096;
 
-  // --queued-levels auto: none for one worker (no thief), then one more
-  // level for every factor of 4 in the run's workers: 1 level for 2-3, 2
-  // for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096. Two workers need the
+  // --queued-levels auto in one process of `workers`: none for one worker
+  // (no thief), then one more level for every factor of 4: 1 level for 2-3,
+  // 2 for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096. Two workers need the
   // level too: without it UTS T1L's thief took ~500,000 tasks of ~140
   // nodes from the deepest inline frame, one at a time (2-core VM: 4.65 s,
   // 3.93 s with it; the fair 2-core ideal 3.77 s).
-  static unsigned auto_queued_levels(int run_workers) noexcept {
-    if (run_workers <= 1) return 0;
+  static unsigned auto_queued_levels(int workers) noexcept {
+    if (workers <= 1) return 0;
     unsigned levels = 1;
-    for (int w = run_workers; w >= 4; w /= 4) ++levels;
+    for (int w = workers; w >= 4; w /= 4) ++levels;
     return levels;
   }
+  // --queued-levels auto in a run of `processes` processes of
+  // `process_workers` workers: what one process needs for its own thieves,
+  // plus one level for the other processes — a steal between processes
+  // takes half of what the victim's process offers (the default chunk,
+  // hcs:1,node=half) and feeds the thief's whole process, so the other
+  // processes' workers do not each need a task of their own — and at least
+  // what one worker per process needs. Ranks of one worker: as one process
+  // of that many workers. Sized by every worker of the run instead (until
+  // 2026-11-27), 32 nodes of 8 workers queued 5 generations, and a quarter
+  // of UTS T1L's nodes paid the queued cost (simulated with the costs
+  // calibrated on the 2-core VM: speedup 186, with 3 generations 219); on a
+  // real 16-core VM, 2 ranks x 8 and 4 ranks x 4, 3 generations (this
+  // rule) took 22-34 % less time than 2 on fib(40), and within 10 % of it
+  // either way on UTS T1L, T3L and nqueens(15).
+  static unsigned auto_queued_levels(int process_workers, int processes) noexcept {
+    if (processes <= 1) return auto_queued_levels(process_workers);
+    return std::max(auto_queued_levels(process_workers) + 1, auto_queued_levels(processes));
+  }
 
-  SpawnDecider(const Options& o, int run_workers) noexcept
+  // The run: `processes` processes of `process_workers` workers (sizes --queued-levels auto).
+  SpawnDecider(const Options& o, int process_workers, int processes = 1) noexcept
       : bound_(static_cast<std::size_t>(o.queue_bound)),
         demand_(o.queue_demand),
         configured_levels_(o.queued_levels),
@@ -106,12 +125,13 @@ class SpawnDecider {
         slaw_f_(static_cast<std::size_t>(o.slaw_queue_tasks)),
         slaw_int_(static_cast<unsigned>(o.slaw_interval)),
         expose_depth_(static_cast<unsigned>(o.expose_depth)) {
-    size_run(run_workers);
+    size_run(process_workers, processes);
   }
 
-  // The run's size is known (every process's workers): sizes --queued-levels auto.
-  void size_run(int run_workers) noexcept {
-    queued_levels_ = configured_levels_ >= 0 ? static_cast<unsigned>(configured_levels_) : auto_queued_levels(run_workers);
+  // The run's shape is known (between processes): sizes --queued-levels auto.
+  void size_run(int process_workers, int processes = 1) noexcept {
+    queued_levels_ = configured_levels_ >= 0 ? static_cast<unsigned>(configured_levels_)
+                                             : auto_queued_levels(process_workers, processes);
   }
   unsigned queued_levels() const noexcept { return queued_levels_; }
 

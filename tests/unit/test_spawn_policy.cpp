@@ -2,11 +2,11 @@
 // src/policy/spawn_policy.hpp): no threads, no runtime.
 #include <gtest/gtest.h>
 
-#include <utility>
-
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "heist/options.hpp"
 #include "policy/spawn_policy.hpp"
@@ -280,6 +280,23 @@ TEST(SpawnDecider, AutoQueuedLevelsGrowWithTheRunsWorkers) {
   EXPECT_EQ(d.queued_levels(), 3u);
   d.size_run(1);  // the runtime learns the run's size between processes
   EXPECT_EQ(d.queued_levels(), 0u);
+  // Ranks of one worker: as one process of that many workers. Processes of
+  // several workers: their own levels plus one, at least what one worker
+  // per process needs.
+  const std::array<std::array<int, 3>, 9> runs{{{1, 16, 3},     // 16 ranks x 1
+                                                {1, 2, 1},      // 2 ranks x 1
+                                                {16, 1, 3},     // one process of 16
+                                                {8, 2, 3},      // 2 ranks x 8
+                                                {4, 4, 3},      // 4 ranks x 4
+                                                {8, 32, 3},     // HotSLAW's 32 nodes x 8 (was 5)
+                                                {16, 4, 4},     // 4 nodes x 16
+                                                {24, 64, 4},    // HabaneroUPC++'s 64 nodes x 24 (was 6)
+                                                {16, 256, 5}}};  // 256 nodes x 16 (was 7)
+  for (const auto& [workers, processes, levels] : runs)
+    EXPECT_EQ(SpawnDecider::auto_queued_levels(workers, processes), static_cast<unsigned>(levels))
+        << processes << " x " << workers;
+  SpawnDecider hybrid(o, 8, 32);
+  EXPECT_EQ(hybrid.queued_levels(), 3u);
   o.queued_levels = 1;  // an explicit value ignores the size
   SpawnDecider fixed(o, 16);
   fixed.size_run(4096);
