@@ -55,6 +55,7 @@ class WorkerQueue {
   void grant(std::int64_t credits) noexcept;
   std::uint64_t fast_inlined() const noexcept;
   void check_task(std::uint32_t fn, std::size_t in_size) const;
+  [[noreturn]] [[gnu::cold]] void bad_task(std::uint32_t fn, std::size_t in_size) const;
   void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
   // What push_copy does with a task when the deque is at its maximum: run it
   // now on this stack, or append it to overflow_ (the help loop runs that

@@ -30,14 +30,20 @@ WorkerQueue::WorkerQueue(const Options& options, std::size_t stride)
       spawn_(options, options.workers),
       input_capacity_(options.task_input_bytes) {}
 
-void WorkerQueue::check_task(std::uint32_t fn, std::size_t in_size) const {
+// Every slow-path spawn checks its task id and input size: the check stays
+// two compares inlined into the spawn, the messages are built out of line.
+inline void WorkerQueue::check_task(std::uint32_t fn, std::size_t in_size) const {
+  const task::TaskRegistry& registry = owner().sched_.registry();
+  if (fn >= registry.size() || registry[fn].in_size != in_size) [[unlikely]]
+    bad_task(fn, in_size);
+}
+
+void WorkerQueue::bad_task(std::uint32_t fn, std::size_t in_size) const {
   const task::TaskRegistry& registry = owner().sched_.registry();
   if (fn >= registry.size())
     throw std::invalid_argument("heist: spawn of unknown task function id " + std::to_string(fn));
-  if (registry[fn].in_size != in_size)
-    throw std::invalid_argument("heist: task '" + registry[fn].name + "' spawned with " +
-                                std::to_string(in_size) + " input bytes, registered with " +
-                                std::to_string(registry[fn].in_size));
+  throw std::invalid_argument("heist: task '" + registry[fn].name + "' spawned with " + std::to_string(in_size) +
+                              " input bytes, registered with " + std::to_string(registry[fn].in_size));
 }
 
 void WorkerQueue::grant(std::int64_t credits) noexcept {

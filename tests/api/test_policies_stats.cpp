@@ -599,6 +599,29 @@ TEST(Misuse, RuntimesOneAfterAnother) {
   EXPECT_EQ(heist::worker_id(), -1);
 }
 
+// Every spawn that takes the slow path checks the task's registration
+// (WorkerQueue::check_task): an unknown id or an input of the wrong size is
+// refused before anything is queued, and the runtime stays usable.
+TEST(Misuse, SpawnOfAnUnknownTaskOrAWrongInputSizeThrows) {
+  heist::Runtime rt(heist_test::options(1, SpawnPolicy::help_first));  // help-first: every spawn is checked
+  const int depth = 1;
+  const auto message = [&](std::uint32_t fn, std::size_t size) {
+    try {
+      heist::detail::spawn_registered(fn, &depth, size, nullptr, heist::detail::Join::joined);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no exception");
+  };
+  EXPECT_NE(message(1u << 30, sizeof depth).find("unknown task function id 1073741824"), std::string::npos);
+  EXPECT_NE(message(tree_task.id(), sizeof depth + 4).find("spawned with 8 input bytes, registered with 4"),
+            std::string::npos);
+  g_tree_nodes = 0;
+  heist::spawn(tree_task, 3);
+  heist::wait();
+  EXPECT_EQ(g_tree_nodes.load(), tree_tasks(3));
+}
+
 TEST(Misuse, CallsOutsideTheRuntimeThrowLogicError) {
   EXPECT_THROW(heist::wait(), std::logic_error);
   EXPECT_THROW(heist::spawn(tree_task, 1), std::logic_error);
