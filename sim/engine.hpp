@@ -128,6 +128,7 @@ class Engine {
     Worker(int id_, int rank_, int local, const SimConfig& c, const policy::Topology& topology,
            const policy::SearchSetup& setup);
     int id, rank;
+    std::size_t node;     // its node (busy_in_node_)
     double clock = 0;     // busy: time of its next action
     int busy_index = -1;  // position in busy_, or -1
     Step step = Step::idle;
@@ -274,7 +275,7 @@ class Engine {
       if (w.busy_index < 0) {
         w.busy_index = static_cast<int>(busy_.size());
         busy_.push_back(w.id);
-        ++busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))];
+        ++busy_in_node_[w.node];
       }
     } else {
       leave_busy(w);
@@ -290,7 +291,7 @@ class Engine {
     workers_[static_cast<std::size_t>(last)].busy_index = w.busy_index;
     busy_.pop_back();
     w.busy_index = -1;
-    --busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))];
+    --busy_in_node_[w.node];
   }
   // Runs a busy worker's tasks up to time t (before a message reaches it).
   void advance(Worker& w, double t) {
@@ -368,6 +369,7 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, con
                           const policy::SearchSetup& setup)
     : id(id_),
       rank(rank_),
+      node(static_cast<std::size_t>(id_ / c.machine.cores_per_node())),
       deque(c.options.deque_max_tasks),
       spawn_driver(c.options, c.machine.workers_per_rank(), c.machine.ranks()),
       poll_countdown(c.options.poll_interval),
@@ -537,7 +539,7 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   // (MachineSpec::loaded_slowdown; a factor of exactly 1 without one).
   const double cost = ((queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
                        static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns) *
-                      machine_.compute_factor(busy_in_node_[static_cast<std::size_t>(machine_.node_of(w.id))]);
+                      machine_.compute_factor(busy_in_node_[w.node]);
   ++w.executed;
   last_begin_ = std::max(last_begin_, w.clock);
   stall_limit_ns_ = std::max(stall_limit_ns_, 100 * cost);

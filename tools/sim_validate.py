@@ -277,10 +277,10 @@ def main():
         latency = args.latency or (stealbench_latency(bench) if args.source and os.path.exists(bench)
                                    else data.get("latency", DEFAULT_LATENCY))
         print(f"latency: {latency}", file=sys.stderr, flush=True)
-        throughput = args.throughput or os.path.join(folder, "throughput.jsonl")
-        throughput = read_throughput(throughput) if throughput != "none" and os.path.exists(throughput) else None
-        if args.throughput and args.throughput != "none" and throughput is None:
-            sys.exit(f"sim_validate: no {args.throughput}")
+        path = args.throughput or os.path.join(folder, "throughput.jsonl")
+        if args.throughput not in ("", "none") and not os.path.exists(path):
+            sys.exit(f"sim_validate: no {path}")
+        throughput = read_throughput(path) if path != "none" and os.path.exists(path) else None
         simulate(data, heist, folder, latency, throughput)
     lines, worst = table(data)
     lines.append(f"\nlargest error: {worst:.1%}")
