@@ -280,11 +280,13 @@ TEST(SpawnDecider, AutoQueuedLevelsGrowWithTheRunsWorkers) {
   EXPECT_EQ(d.queued_levels(), 3u);
   d.size_run(1);  // the runtime learns the run's size between processes
   EXPECT_EQ(d.queued_levels(), 0u);
-  // Ranks of one worker: as one process of that many workers. Processes of
-  // several workers: their own levels plus one, at least what one worker
-  // per process needs.
-  const std::array<std::array<int, 3>, 9> runs{{{1, 16, 3},     // 16 ranks x 1
-                                                {1, 2, 1},      // 2 ranks x 1
+  // Ranks of one worker: as one process of that many workers, at least 2.
+  // Processes of several workers: their own levels plus one, at least what
+  // one worker per process needs.
+  const std::array<std::array<int, 3>, 11> runs{{{1, 16, 3},    // 16 ranks x 1
+                                                {1, 2, 2},      // 2 ranks x 1 (was 1)
+                                                {1, 3, 2},      // 3 ranks x 1 (was 1)
+                                                {1, 4, 2},      // 4 ranks x 1
                                                 {16, 1, 3},     // one process of 16
                                                 {8, 2, 3},      // 2 ranks x 8
                                                 {4, 4, 3},      // 4 ranks x 4
