@@ -588,10 +588,8 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     return;
   }
   // Between processes the slow path polls at least every poll period and
-  // paces its inline credits to that period (SpawnDriver), reading the
-  // clock only when the driver says so, as the runtime does.
-  const bool timed = multi_rank_ && w.spawn_driver.reads_clock();
-  if (timed && w.spawn_driver.poll_due(w.clock - w.last_poll)) poll(w);
+  // paces its inline credits to that period (SpawnDriver).
+  if (multi_rank_ && w.spawn_driver.poll_due(w.clock - w.last_poll)) poll(w);
   policy::SpawnFacts facts;
   facts.queued = w.deque.size();
   facts.held = facts.queued + static_cast<std::size_t>(w.depth);
@@ -607,7 +605,7 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   // facts.can_expose stays false: continuation stealing is not simulated
   // (heist sim refuses work-first and adaptive), so no expose answer.
   const SpawnPolicy kind = policy::SpawnDriver::effective_kind(spawn_policy_, false, w.remote_asked);
-  const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock, timed);
+  const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock);
   if (step.release) w.deque.release();
   const policy::SpawnAction action = step.action;
   if (step.reroot) {  // the runtime resets its current frame: the nearest one that exists

@@ -41,7 +41,6 @@ struct SpawnRecord {
   SpawnFacts facts;
   bool paced;
   double now;
-  bool timed;  // paced: the clock was read for this slow path (SpawnDriver::reads_clock)
   SpawnAction action;
   std::int64_t credits;
   bool release;

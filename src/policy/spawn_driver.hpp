@@ -12,14 +12,7 @@
 //    (poll_due) and the credits it grants are paced to run about that often:
 //    halved (down to 0: every spawn takes the slow path) when slow paths come
 //    further apart than the period, doubled (up to what the policy grants)
-//    when they come closer than half of it. Reading the clock costs as much
-//    as several fine-grained spawns (28 ns on the 2-core VM, against a slow
-//    path every 64 spawns of fib's 4 ns), so slow paths that come much
-//    closer together than the period skip it (reads_clock): after a grant
-//    whose slow paths came `spacing` apart, the next period/(4 spacing) - 1
-//    decide without a clock, and neither poll nor change the pace — at most
-//    15, and at most 256 spawns' worth of credits (4 slow paths of 64): a
-//    poll is late by about a quarter period while the spacing holds.
+//    when they come closer than half of it.
 #pragma once
 
 #include <cstdint>
@@ -83,26 +76,16 @@ class SpawnDriver {
     return countdown <= 0 || poll_due(since_last_poll_ns);
   }
 
-  // Paced runs: does this slow path read the clock (and then pass it to
-  // decide, timed)? False for the few slow paths after a grant whose slow
-  // paths came close together (see the top of this file).
-  bool reads_clock() const noexcept { return clock_skips_ == 0; }
-
   // Inline: the runtime's spawn slow path runs it once per queued task or
-  // credit grant (millions of times a second). `timed`: now_ns was read for
-  // this slow path (always, unless paced and reads_clock() said no).
-  SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns, bool timed = true) {
+  // credit grant (millions of times a second).
+  SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
     SpawnStep step{decider_.decide(kind, facts), 0, false, false, false};
     step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;
     step.reroot = decider_.reroot();
     step.publish_one = step.action == SpawnAction::queue_public && decider_.top_level();
-    if (paced_run) {
-      ++slow_paths_;
-      if (!timed && clock_skips_ > 0) --clock_skips_;
-    }
     if (step.action == SpawnAction::run_inline)
-      step.credits = paced_run ? paced(decider_.inline_credits(), now_ns, timed) : decider_.inline_credits();
-    if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, timed, step);
+      step.credits = paced_run ? paced(decider_.inline_credits(), now_ns) : decider_.inline_credits();
+    if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);
     return step;
   }
 
@@ -113,21 +96,13 @@ class SpawnDriver {
   void record_to(DecisionLog* log) noexcept { log_ = log; }
 
  private:
-  // Slow paths after a grant that skip the clock, and the spawns they may
-  // run inline, at most.
-  static constexpr int kMaxClockSkips = 15;
-  static constexpr std::int64_t kMaxUnclockedSpawns = 256;
-
-  std::int64_t paced(std::int64_t wanted, double now_ns, bool timed) noexcept;
-  void record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, bool timed,
-              SpawnStep step);  // by value: the copies are made on the cold path only
+  std::int64_t paced(std::int64_t wanted, double now_ns) noexcept;
+  void record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step);  // by value: the copies are made on the cold path only
 
   SpawnDecider decider_;
   double period_ns_;
   double last_grant_ns_ = 0;
   std::int64_t pace_ = 1;
-  std::int64_t slow_paths_ = 0;  // paced slow paths since the last timed grant, this one included
-  int clock_skips_ = 0;          // slow paths still to decide without the clock
   DecisionLog* log_ = nullptr;
 };
 

@@ -93,9 +93,8 @@ void WorkerQueue::stack_exhausted() const {
 policy::SpawnAction WorkerQueue::decide_spawn() {
   Worker& w = owner();
   const bool paced = w.remote_ != nullptr && w.remote_->region_active();
-  const bool timed = paced && spawn_.reads_clock();  // the clock costs several inline spawns: not on every slow path
   std::int64_t now = 0;
-  if (timed) {
+  if (paced) {
     now = platform::now_ns();
     if (spawn_.poll_due(static_cast<double>(now - w.dispatch_.last_poll_ns_))) w.dispatch_.poll_remote();
   }
@@ -122,7 +121,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
     facts.can_expose = w.conts_->can_expose();
     facts.many_workers = w.sched_.size() > 1;
   }
-  const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now), timed);
+  const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
   if (step.release) deque_.release();
   if (step.reroot) w.current_frame().levels = 0;
   const policy::SpawnAction action = step.action;

@@ -96,10 +96,7 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
     const std::string at = who + ", decision " + std::to_string(i);
     const heist::policy::Decision& d = log.entries[i];
     if (const auto* r = std::get_if<SpawnRecord>(&d)) {
-      if (r->paced) {
-        EXPECT_EQ(spawn.reads_clock(), r->timed) << at;
-      }
-      const heist::policy::SpawnStep step = spawn.decide(r->kind, r->facts, r->paced, r->now, r->timed);
+      const heist::policy::SpawnStep step = spawn.decide(r->kind, r->facts, r->paced, r->now);
       EXPECT_EQ(static_cast<int>(step.action), static_cast<int>(r->action)) << at;
       EXPECT_EQ(step.credits, r->credits) << at;
       EXPECT_EQ(step.release, r->release) << at;

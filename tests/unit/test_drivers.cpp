@@ -153,59 +153,6 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   EXPECT_FALSE(d.poll_due(99'999));
 }
 
-// Reading the clock on every paced slow path cost fib(35) on 2 ranks x 1
-// about 8 % of its work (28 ns a read against 64 spawns of 4 ns). Slow
-// paths that come close together skip it for about a quarter period.
-TEST(SpawnDriver, CloseSlowPathsSkipTheClockForAQuarterPeriod) {
-  Options o;
-  o.policy = SpawnPolicy::bounded;
-  o.queue_bound = 1;
-  o.poll_period_us = 20;  // a quarter: 5,000 ns
-  SpawnDriver d(o, 2);
-  SpawnFacts f;
-  f.held = 5;     // past the bound: inline
-  f.levels = 10;  // not a queued generation
-  double now = 1e6;
-  // Slow paths `spacing` ns apart: after each timed grant, how many skip the clock.
-  auto skipped_after_grant = [&](double spacing) {
-    EXPECT_TRUE(d.reads_clock());
-    now += spacing;
-    const std::int64_t credits = d.decide(SpawnPolicy::bounded, f, true, now).credits;
-    int skipped = 0;
-    while (!d.reads_clock() && skipped < 100) {
-      now += spacing;
-      EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now, false).credits, credits)
-          << "between clock reads the pace stands";
-      ++skipped;
-    }
-    return skipped;
-  };
-  EXPECT_EQ(skipped_after_grant(1e6), 0);  // the first grant: long since the last; pace 1 halved to 0
-  // Pace 0 (every spawn a slow path), spawns 100 ns apart: 15 skip the
-  // clock while the pace doubles at every clocked grant (1, 2, 4, ...), at
-  // most 256 spawns' worth of credits between clock reads.
-  EXPECT_EQ(skipped_after_grant(100), 15);  // credits 1
-  EXPECT_EQ(skipped_after_grant(100), 15);  // 2
-  EXPECT_EQ(skipped_after_grant(100), 15);  // 4
-  EXPECT_EQ(skipped_after_grant(100), 15);  // 8
-  EXPECT_EQ(skipped_after_grant(100), 15);  // 16: 256 / 16 - 1
-  EXPECT_EQ(skipped_after_grant(100), 7);   // 32
-  EXPECT_EQ(skipped_after_grant(100), 3);   // 64, the policy's: a clock read every 4 slow paths
-  EXPECT_EQ(skipped_after_grant(100), 3);
-  // The spacing is measured over the slow paths since the last clocked
-  // grant, so a change shows at the second grant: 2,000 ns apart leave room
-  // for one skip in a quarter period (5,000 ns).
-  skipped_after_grant(2'000);
-  EXPECT_EQ(skipped_after_grant(2'000), 1);
-  skipped_after_grant(5'000);
-  EXPECT_EQ(skipped_after_grant(5'000), 0);  // a quarter period apart: every one reads
-  // Not paced (no region between processes): the policy's credits, and the
-  // paced state is left as it was.
-  EXPECT_TRUE(d.reads_clock());
-  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, 0, false).credits, 64);
-  EXPECT_TRUE(d.reads_clock());
-}
-
 // Issue 15: a loop spawning 6 ms tasks with a 20 us poll period. Every grant
 // comes long after the last one, so no credit is granted: each spawn takes
 // the slow path, which polls (a credit would run the next 6 ms task inline
