@@ -102,24 +102,16 @@ class SpawnDecider {
   // plus one level for the other processes — a steal between processes
   // takes half of what the victim's process offers (the default chunk,
   // hcs:1,node=half) and feeds the thief's whole process, so the other
-  // processes' workers do not each need a task of their own — and at least
-  // what one worker per process needs (ranks of one worker: as one process
-  // of that many workers, from 4 ranks on). Sized by every worker of the run instead (until
-  // 2026-11-27), 32 nodes of 8 workers queued 5 generations, and a quarter
-  // of UTS T1L's nodes paid the queued cost (simulated with the costs
-  // calibrated on the 2-core VM: speedup 186, with 3 generations 219); on a
-  // real 16-core VM, 2 ranks x 8 and 4 ranks x 4, 3 generations (this
-  // rule) took 22-34 % less time than 2 on fib(40), and within 10 % of it
-  // either way on UTS T1L, T3L and nqueens(15). And never fewer than 2
-  // between processes: a thief of another process sees only what the victim
-  // releases to its public queue when it polls, the older half of its deque,
-  // and with one generation queued below a stolen task that deque holds one
-  // task (its sibling runs); once that is taken the victim can only queue
-  // its deepest spawns for the next request. 2 ranks x 1 worker with 5 us
-  // added to every RMA operation between them (--inter-node-delay-us 5),
-  // fib(35): 0.143 s with 1 generation (226 remote steals), 0.086 s with 2
-  // (51); the simulator, 2 ranks x 1 at 7.2 us: fib(32) 34.5 -> 20.7 ms,
-  // UTS T3 225 -> 197 ms.
+  // processes' workers need no task each — at least what one worker per
+  // process needs, and at least 2: a thief of another process sees only what
+  // the victim releases when it polls, the older half of its deque, and one
+  // generation below a stolen task leaves one task there (its sibling runs),
+  // after which the victim can offer only its deepest spawns. Measured
+  // (docs/results/README.md): sized by the run's workers instead, 32 nodes
+  // of 8 queued 5 generations (simulated UTS T1L speedup 186; 219 with 3);
+  // on a real 16-core VM 2 x 8 and 4 x 4 needed 3 (fib(40) 22-34 % faster
+  // than with 2); 2 ranks x 1 with 5 us between them ran fib(35) in 0.143 s
+  // with 1 generation, 0.086 s with 2.
   static unsigned auto_queued_levels(int process_workers, int processes) noexcept {
     if (processes <= 1) return auto_queued_levels(process_workers);
     return std::max({auto_queued_levels(process_workers) + 1, auto_queued_levels(processes), 2u});
