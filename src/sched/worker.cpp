@@ -49,6 +49,7 @@ void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
   remote_ = remote;
   rank_ = rank;
   stats_.rank = rank;
+  if (remote_ != nullptr) dispatch_.pace_clock_.calibrate();  // paced from now on
   if (conts_ && remote_ != nullptr) conts_->attach_remote();
 }
 

@@ -117,16 +117,16 @@ Dispatcher::Dispatcher(const Options& options)
 
 void Dispatcher::poll_remote() {
   poll_countdown_ = poll_interval_;
-  const std::int64_t start = platform::now_ns();
-  last_poll_ns_ = start;
+  last_poll_ns_ = pace_clock_.now_ns();
   if (!owner().remote_->region_active()) return;
+  const std::int64_t start = platform::now_ns();
   owner().remote_->poll(owner());
   comm_ns_ += platform::now_ns() - start;
 }
 
 void Dispatcher::poll_between_tasks() {
   --poll_countdown_;
-  const double since = static_cast<double>(platform::now_ns() - last_poll_ns_);
+  const double since = static_cast<double>(pace_clock_.now_ns() - last_poll_ns_);
   if (owner().queue_.spawn_.poll_after_task(poll_countdown_, since)) poll_remote();
 }
 

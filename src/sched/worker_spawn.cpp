@@ -95,7 +95,7 @@ policy::SpawnAction WorkerQueue::decide_spawn() {
   const bool paced = w.remote_ != nullptr && w.remote_->region_active();
   std::int64_t now = 0;
   if (paced) {
-    now = platform::now_ns();
+    now = w.dispatch_.pace_clock_.now_ns();
     if (spawn_.poll_due(static_cast<double>(now - w.dispatch_.last_poll_ns_))) w.dispatch_.poll_remote();
   }
   if (queue_seeds_ && w.level == 0) return policy::SpawnAction::queue;
