@@ -141,6 +141,13 @@ void print_summary(const nlohmann::json& r) {
   std::printf("messages: %llu blocking, %llu non-blocking, %llu bytes; %llu in-process ops\n",
               msg["blocking"].get<unsigned long long>(), msg["nonblocking"].get<unsigned long long>(),
               msg["bytes"].get<unsigned long long>(), msg["in_process_ops"].get<unsigned long long>());
+  const nlohmann::json& j = r["joins"];
+  if (j["waits_helped"].get<std::uint64_t>() > 0)
+    std::printf("joins: %llu waits helped, resumed %s s after their counts drained (summed; longest %s s); "
+                "%llu completions from other processes, %s s in inboxes (summed)\n",
+                j["waits_helped"].get<unsigned long long>(), num(j["late_resume_s"]).c_str(),
+                num(j["late_resume_max_s"]).c_str(), j["completions_applied"].get<unsigned long long>(),
+                num(j["inbox_wait_s"]).c_str());
   std::printf("simulator: %llu events, %s s wall, %s tasks/s\n", r["simulator"]["events"].get<unsigned long long>(),
               num(r["simulator"]["wall_s"]).c_str(), num(r["simulator"]["tasks_per_wall_s"]).c_str());
 }

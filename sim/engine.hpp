@@ -111,7 +111,8 @@ class Engine {
   // the waiting frame's worker; freed when that frame ends.
   struct Scope {
     std::int64_t pending = 0;
-    int owner = -1;  // worker
+    int owner = -1;          // worker
+    double drained_at = -1;  // when pending reached 0 (SimResult::late_resume_s)
   };
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
@@ -182,7 +183,7 @@ class Engine {
     policy::RequestBook requests;    // requests of other ranks (victim side)
     std::vector<int> requested;      // ranks it has a request queued at (thief side)
     std::deque<Mail> mailbox;        // delivered, not yet drained
-    std::vector<int> inbox;          // completions of its tasks run elsewhere: landed, not yet drained
+    std::vector<std::pair<int, double>> inbox;  // completions of its tasks run elsewhere (scope, landed): not yet drained
     std::uint32_t published = policy::kNothingPublished;  // load last written to the boards
     policy::Pacer<double> push_pacer;
   };
@@ -219,8 +220,8 @@ class Engine {
   int origin_rank(int scope) const;
   bool end_frame(Worker& w);
   void complete(Worker& w, int scope, bool foreign);
-  void count_down(int scope);
-  void drain_inbox(Process& proc, OwnerOps& ops);
+  void count_down(int scope, double t);  // at time t
+  void drain_inbox(Process& proc, OwnerOps& ops, double t);
   bool wait_over(const Worker& w) const;
   // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);

@@ -30,7 +30,7 @@ namespace heist::sim {
 template <class W>
 int Engine<W>::open_scope(const Worker& w) {
   const int id = take_slot(scopes_, free_scopes_);
-  scopes_[static_cast<std::size_t>(id)] = {0, w.id};
+  scopes_[static_cast<std::size_t>(id)] = {0, w.id, -1};
   return id;
 }
 
@@ -72,7 +72,14 @@ bool Engine<W>::end_frame(Worker& w) {
     go_idle(w);
     return false;
   }
-  if (f.waiting) --w.help_depth;
+  if (f.waiting) {
+    --w.help_depth;
+    const double late = w.clock - scopes_[static_cast<std::size_t>(f.join)].drained_at;
+    if (late > 0) {
+      result_.late_resume_s += late * 1e-9;
+      result_.late_resume_max_s = std::max(result_.late_resume_max_s, late * 1e-9);
+    }
+  }
   if (f.join != kNoScope) free_scopes_.push_back(f.join);
   const int scope = f.scope;
   const bool queued = f.queued, foreign = f.foreign;
@@ -106,26 +113,30 @@ void Engine<W>::complete(Worker& w, int scope, bool foreign) {
   if (scope == kNoScope) return;
   const int owner = scopes_[static_cast<std::size_t>(scope)].owner;
   if (owner == w.id) {
-    count_down(scope);
+    count_down(scope, w.clock);
     return;
   }
   post(w.clock + machine_.latency_ns(machine_.hop(w.id, owner)) / 2, w.rank, w.rank, Completion{scope, false});
 }
 
 template <class W>
-void Engine<W>::count_down(int scope) {
+void Engine<W>::count_down(int scope, double t) {
   if (scope == kNoScope) return;
   Scope& s = scopes_[static_cast<std::size_t>(scope)];
   if (--s.pending < 0) throw std::logic_error("simulator: a scope counted down below zero");
+  if (s.pending == 0) s.drained_at = t;
 }
 
-// CompletionInbox::drain at a poll.
+// CompletionInbox::drain at a poll, at time t.
 template <class W>
-void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops) {
+void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t) {
   ++ops.blocking;  // the seq words
   if (proc.inbox.empty()) return;
   ops.blocking += static_cast<int>(proc.inbox.size()) + 1;  // each entry's get; the consumed count
-  for (const int scope : proc.inbox) count_down(scope);
+  for (const auto& [scope, landed] : proc.inbox) {
+    result_.inbox_wait_s += (t - landed) * 1e-9;
+    count_down(scope, t);
+  }
   result_.completions_applied += proc.inbox.size();
   proc.inbox.clear();
 }

@@ -14,7 +14,7 @@ void Engine<W>::poll(Worker& w) {
   w.last_poll = w.clock;
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
   OwnerOps inbox_ops;  // every poll reads its completion inbox first (Distributor::poll)
-  drain_inbox(proc, inbox_ops);
+  drain_inbox(proc, inbox_ops, w.clock);
   charge(w, inbox_ops);
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
   if (plan_.drains_mailbox()) {

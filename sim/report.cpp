@@ -72,7 +72,10 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
                             {"pushes", r.pushes},               {"tasks_pushed", r.tasks_pushed}};
   j["joins"] = {{"waits_helped", r.waits},
                 {"completions_sent", r.completions_sent},
-                {"completions_applied", r.completions_applied}};
+                {"completions_applied", r.completions_applied},
+                {"late_resume_s", r.late_resume_s},
+                {"late_resume_max_s", r.late_resume_max_s},
+                {"inbox_wait_s", r.inbox_wait_s}};
   j["steals"] = steals_json(r);
   StealCounts total;
   for (int l = 1; l < policy::kLevels; ++l) {

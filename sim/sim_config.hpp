@@ -87,6 +87,13 @@ struct SimResult {
   // Joins: waits that found children outstanding (and helped), completions
   // of tasks run in another process sent to and applied at their origin.
   std::uint64_t waits = 0, completions_sent = 0, completions_applied = 0;
+  // A helped wait resumes when its worker looks again: after the task it
+  // runs above the waiting frame returns (a stolen one may bury the frame
+  // for its whole subtree), or the steal attempt or back-off in progress
+  // ends. The time from the count's drain to the resumption, summed over
+  // waits and the longest; and the time completions from other processes
+  // sat in their origin's inbox before a poll applied them, summed.
+  double late_resume_s = 0, late_resume_max_s = 0, inbox_wait_s = 0;
   std::uint64_t releases = 0;         // tasks offered to process windows
   std::uint64_t public_acquires = 0;  // offered tasks their own process took back
   double work_s = 0;    // summed over workers: executing tasks (owner-side window operations included)

@@ -1,7 +1,7 @@
 // The simulator (sim/): exactly-once over the real generators (UTS node
 // counts against the published reference and the sequential traversal, fib
 // and nqueens task counts), joins (completions back to a task's origin, a
-// parent that waits for them), determinism (same seed, same run bit for bit),
+// parent that waits for them, the delays of its resumption), determinism (same seed, same run bit for bit),
 // the machine model's distances and validation, thieves that find the one
 // loaded victim (back-off per sweep), and an even split of a
 // loop of long spawns between two ranks.
@@ -195,6 +195,34 @@ TEST(SimJoins, WaitsPastTheHelpDepthStillComplete) {
     EXPECT_EQ(r.tasks, heist::apps::fib::fib_calls(18)) << nodes;
     EXPECT_GT(r.waits, 0u) << nodes;
   }
+}
+
+// The joins' delays (SimResult::late_resume_s, inbox_wait_s). One worker
+// runs every child above its waiting frame and resumes the moment the last
+// one ends: no delay at all. Across nodes a waiter that helps runs stolen
+// work above its frame and resumes late; completions of other processes
+// wait in the inbox for a poll. The longest delay is one of the summed
+// ones, and no delay outlasts the run.
+TEST(SimJoins, LateResumesAndInboxWaitsAreAccounted) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}});
+  const SimResult one = heist::sim::simulate(fib, config(1, 1, 1, 1, heist::StealProtocolKind::sws));
+  EXPECT_GT(one.waits, 0u);
+  EXPECT_EQ(one.late_resume_s, 0.0);
+  EXPECT_EQ(one.inbox_wait_s, 0.0);
+
+  const SimResult threads = heist::sim::simulate(fib, config(4, 2, 1, 1, heist::StealProtocolKind::sws));
+  EXPECT_EQ(threads.inbox_wait_s, 0.0);  // no other process
+
+  SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
+  across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
+  const SimResult r = heist::sim::simulate(fib, across);
+  ASSERT_EQ(r.tasks, heist::apps::fib::fib_calls(20));
+  ASSERT_GT(r.completions_applied, 0u);
+  EXPECT_GT(r.inbox_wait_s, 0.0);
+  EXPECT_GT(r.late_resume_s, 0.0);
+  EXPECT_GT(r.late_resume_max_s, 0.0);
+  EXPECT_LE(r.late_resume_max_s, r.late_resume_s);
+  EXPECT_LE(r.late_resume_max_s, r.time_s);
 }
 
 bool same(const SimResult& a, const SimResult& b) {
