@@ -6,12 +6,14 @@
 // time-stamp counter read with a fence; the bare counter costs 11.5 ns and
 // does not wait for the instructions before it. Where the processor says
 // its counter is invariant (CPUID 0x80000007, EDX bit 8: constant rate,
-// runs in every C-state, the same on every core) now_ns() is the counter
-// scaled by a rate measured once per process against steady_clock
-// (calibrate(), ~1 ms, the first time a worker joins another process);
-// elsewhere, and before calibrate(), it is steady_clock. Its time base is
-// its own: compare its readings only with each other, never with
-// platform::now_ns().
+// runs in every C-state) now_ns() is the counter scaled by a rate measured
+// once per process against steady_clock (calibrate(), ~1 ms, the first time
+// a worker joins another process); elsewhere, and before calibrate(), it is
+// steady_clock. Its time base is its own: compare its readings only with
+// each other, never with platform::now_ns(). Each worker compares only its
+// own readings; a thread that moves to a core whose counter is offset (the
+// kernel keeps them synchronised where it trusts the counter) sees one
+// period a little shorter or longer, which pacing tolerates.
 #pragma once
 
 #include <cstdint>
