@@ -17,8 +17,9 @@ bool counter_is_invariant() noexcept {
 }
 
 // One (counter, steady_clock) pair: the clock read between two counter
-// reads, paired with their midpoint; a pair whose reads straddle a
-// preemption (more than 20 us apart) is taken again.
+// reads, paired with their midpoint; a pair whose counter reads lie more
+// than 100,000 ticks apart (20-50 us at 2-5 GHz: a preemption between
+// them) is taken again.
 struct Sample {
   double ticks;
   std::int64_t ns;
@@ -29,7 +30,7 @@ bool sample(Sample& s) noexcept {
     const std::uint64_t before = __rdtsc();
     const std::int64_t ns = platform::now_ns();
     const std::uint64_t after = __rdtsc();
-    if (after - before < 100'000) {  // 20-50 us at 2-5 GHz
+    if (after - before < 100'000) {
       s = {0.5 * (static_cast<double>(before) + static_cast<double>(after)), ns};
       return true;
     }
