@@ -91,6 +91,7 @@ std::uint32_t SplitDeque::steal_with(SplitDeque& mine, std::vector<std::byte>& o
       continue;
     }
     std::memcpy(dst, src, task::used_bytes(src));
+    mine.count_if_migratable(dst);
     ++mine.head_;  // not end_push(): releasing to other thieves mid-copy is pointless
   }
   // release: our reads of the victim's slots happen before the owner reuses them.

@@ -56,6 +56,7 @@
 
 #include "platform/cache_line.hpp"
 #include "policy/chunk_policy.hpp"
+#include "task/task_slot.hpp"
 
 namespace heist::sched {
 
@@ -79,6 +80,7 @@ class SplitDeque {
     return array_ + static_cast<std::size_t>(head_) * stride_;
   }
   void end_push() noexcept {
+    count_if_migratable(slot(head_));
     ++head_;
     if (wanted_.load(std::memory_order_relaxed)) release();
   }
@@ -168,6 +170,22 @@ class SplitDeque {
     return split_of(v) - tail_of(v);
   }
 
+  // Owner: tasks that may leave the process (task::may_migrate) pushed so
+  // far, own pushes and steals into this deque alike. Unchanged since a
+  // moment when the deque held none means it still holds none: the owner
+  // need not look again (WorkerQueue::take_oldest).
+  std::uint64_t migratable_pushed() const noexcept { return migratable_pushed_; }
+  // Owner: does any task in the deque (public or private) satisfy pred?
+  // Reads only: thieves may claim and copy public slots meanwhile, but
+  // nobody else writes a slot.
+  template <class Pred>
+  bool any_of(Pred&& pred) const {
+    const std::uint32_t tail = tail_of(ts_.load(std::memory_order_relaxed));
+    for (std::uint32_t i = tail; i < head_; ++i)
+      if (pred(static_cast<const std::byte*>(slot(i)))) return true;
+    return false;
+  }
+
   // ---- counters (owner) ----
   std::uint64_t releases() const noexcept { return releases_; }
   std::uint64_t acquires() const noexcept { return acquires_; }
@@ -198,6 +216,9 @@ class SplitDeque {
   bool try_reset_indices(std::uint32_t tail) noexcept;
   void grow();
   std::byte* slot(std::uint32_t index) const noexcept { return array_ + std::size_t{index} * stride_; }
+  void count_if_migratable(const std::byte* s) noexcept {
+    if (task::may_migrate(*task::header(s))) ++migratable_pushed_;
+  }
 
   // Thief-visible state. ts and array are read by every thief; copied and
   // wanted are written by thieves: separate lines so owner pushes do not miss.
@@ -216,6 +237,7 @@ class SplitDeque {
   std::size_t max_capacity_;
   std::uint64_t releases_ = 0;
   std::uint64_t acquires_ = 0;
+  std::uint64_t migratable_pushed_ = 0;
   std::vector<std::unique_ptr<std::byte[]>> arrays_;  // current last; older ones kept for late thieves
 };
 

@@ -86,6 +86,12 @@ class WorkerQueue {
   bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
   bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
   std::vector<std::byte> overflow_;  // slots that did not fit this deque (stride bytes each): stolen, delivered or released
+  // take_oldest found no task in the deque that may leave the process when
+  // the deque's migratable_pushed() was this: until it changes, none can be
+  // there. (A deque of local-only tasks used to be claimed and re-pushed a
+  // whole offer at every poll: spantree on 2 ranks, 300,000 vertices, 44 s
+  // against 0.05 s for 100,000.)
+  std::uint64_t none_migratable_at_ = ~std::uint64_t{0};
   // Statistics of the spawn path (WorkerStats::tasks_created/inlined).
   std::uint64_t deferred_ = 0;      // tasks queued
   std::uint64_t slow_inlined_ = 0;  // inlined by the slow path

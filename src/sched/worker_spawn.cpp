@@ -337,21 +337,31 @@ void WorkerQueue::release_dependents(detail::SyncNode* node, WhenFull when_full)
 // ---------------------------------------------------------------- tasks in and out (rma/)
 
 std::uint32_t WorkerQueue::take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output) {
+  if (deque_.migratable_pushed() == none_migratable_at_) return 0;  // nothing that may leave came in since
   const task::TaskRegistry& registry = owner().sched_.registry();
   const std::size_t stride = owner().sched_.stride();
+  const auto migratable = [&](const std::byte* slot) {
+    const TaskHeader& h = *task::header(slot);
+    return task::may_migrate(h) && registry[h.fn_id].out_size <= max_output;
+  };
+  // None among the whole deque: remember it, and claim nothing (claiming
+  // would only put the same tasks back, newest first).
+  if (!deque_.any_of(migratable)) {
+    none_migratable_at_ = deque_.migratable_pushed();
+    return 0;
+  }
   std::vector<std::byte> keep;  // claimed but not allowed to leave: back into the deque
   std::uint32_t moved = 0;
   deque_.take_oldest(max, [&](const std::byte* slot) {
-    const TaskHeader& h = *task::header(slot);
-    const bool migratable = h.fn_id != task::kClosureFn && (h.flags & task::kLocalOnly) == 0 &&
-                            registry[h.fn_id].out_size <= max_output;
-    std::vector<std::byte>& to = migratable ? out : keep;
+    const bool can_leave = migratable(slot);
+    std::vector<std::byte>& to = can_leave ? out : keep;
     const std::size_t at = to.size();
     to.resize(at + stride);
     std::memcpy(to.data() + at, slot, task::used_bytes(slot));
-    moved += migratable ? 1 : 0;
+    moved += can_leave ? 1 : 0;
   });
   for (std::size_t at = 0; at < keep.size(); at += stride) accept_stolen(keep.data() + at);
+  owner().stats_.tasks_kept_local += keep.size() / stride;
   return moved;
 }
 

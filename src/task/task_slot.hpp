@@ -89,6 +89,13 @@ inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_
   return h;
 }
 
+// Could the task leave its process? A registered task that is not
+// local-only (continuations and closures are). Its output must also fit
+// what the receiver can send back, which only the registry knows.
+inline bool may_migrate(const TaskHeader& h) noexcept {
+  return h.fn_id != kClosureFn && h.fn_id != kContinuationFn && (h.flags & kLocalOnly) == 0;
+}
+
 // Bytes of a slot that carry information (header + used payload): what a
 // pop or steal copies.
 inline std::size_t used_bytes(const std::byte* slot) noexcept {

@@ -4,7 +4,7 @@ contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
-                      [--expect-every-rank-works 1] [--expect-warmup S] -- CMD...
+                      [--expect-every-rank-works 1] [--expect-warmup S] [--expect-stat NAME=N] -- CMD...
 """
 import sys
 
@@ -77,6 +77,10 @@ def main():
         check_table1(report)
         if "--expect-tasks" in expect and stats["tasks_created"] != int(expect["--expect-tasks"]):
             fail(f"tasks_created {stats['tasks_created']} != {expect['--expect-tasks']}")
+        if "--expect-stat" in expect:
+            name, value = expect["--expect-stat"].split("=")
+            if stats.get(name) != int(value):
+                fail(f"stats.{name} {stats.get(name)} != {value}")
         if "--expect-every-rank-works" in expect:
             ran = {}
             for w in stats["workers"]:

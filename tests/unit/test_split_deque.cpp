@@ -33,12 +33,13 @@ SplitDeque make_deque(std::size_t initial, std::size_t max = std::size_t{1} << 2
   return SplitDeque(kStride, initial, max);
 }
 
-bool push(SplitDeque& d, std::uint64_t id) {
+bool push(SplitDeque& d, std::uint64_t id, std::uint16_t flags = 0) {
   std::byte* s = d.begin_push();
   if (s == nullptr) return false;
   std::memset(s, 0, kStride);
   task::TaskHeader* h = task::header(s);
   h->fn_id = static_cast<std::uint32_t>(id);
+  h->flags = flags;
   h->in_size = sizeof id;
   std::memcpy(task::payload(s), &id, sizeof id);
   d.end_push();
@@ -83,6 +84,35 @@ TEST(SplitDeque, OwnerPushPopIsLifo) {
   EXPECT_EQ(d.size(), 0u);
   EXPECT_EQ(d.releases(), 0u);
   EXPECT_EQ(d.acquires(), 0u);
+}
+
+// migratable_pushed() counts the pushes of tasks that may leave the
+// process, own pushes and steals into the deque alike, and nothing else;
+// any_of() sees public and private tasks. WorkerQueue::take_oldest relies on
+// both to look at a deque of local-only tasks once, not at every poll.
+TEST(SplitDeque, CountsPushesOfTasksThatMayLeave) {
+  SplitDeque d = make_deque(64);
+  const auto local_only = [](const std::byte* s) { return (task::header(s)->flags & task::kLocalOnly) != 0; };
+  for (std::uint64_t i = 0; i < 6; ++i) ASSERT_TRUE(push(d, i, i % 2 == 1 ? task::kLocalOnly : 0));
+  EXPECT_EQ(d.migratable_pushed(), 3u);  // ids 0, 2, 4
+  EXPECT_TRUE(d.any_of(local_only));
+
+  SplitDeque locals = make_deque(64);
+  for (std::uint64_t i = 0; i < 4; ++i) ASSERT_TRUE(push(locals, i, task::kLocalOnly));
+  EXPECT_EQ(locals.migratable_pushed(), 0u);
+  EXPECT_FALSE(locals.any_of([](const std::byte* s) { return task::may_migrate(*task::header(s)); }));
+  locals.release();
+  EXPECT_EQ(locals.public_size(), 2u);
+  EXPECT_TRUE(locals.any_of(local_only));  // public and private alike
+
+  // Steals into a deque count what they bring: of d's 3 oldest (ids 0, 1,
+  // 2) the two that may leave; of locals' tasks, none.
+  SplitDeque thief = make_deque(64);
+  d.release();
+  ASSERT_EQ(d.steal_into(thief, fixed(3), overflow_sink), 3u);
+  EXPECT_EQ(thief.migratable_pushed(), 2u);
+  ASSERT_EQ(locals.steal_into(thief, fixed(2), overflow_sink), 2u);
+  EXPECT_EQ(thief.migratable_pushed(), 2u);
 }
 
 TEST(SplitDeque, InterleavedPushPopKeepsLifo) {
