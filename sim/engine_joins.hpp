@@ -30,7 +30,7 @@ namespace heist::sim {
 template <class W>
 int Engine<W>::open_scope(const Worker& w) {
   const int id = take_slot(scopes_, free_scopes_);
-  scopes_[static_cast<std::size_t>(id)] = {0, w.id, -1};
+  scopes_[static_cast<std::size_t>(id)] = {0, w.id};  // drained_at: -1 again
   return id;
 }
 
