@@ -50,6 +50,7 @@
 #include "platform/backoff.hpp"
 #include "platform/rng.hpp"
 #include "policy/chunk_policy.hpp"
+#include "policy/help_floor.hpp"
 #include "policy/poll_plan.hpp"
 #include "policy/search_driver.hpp"
 #include "policy/spawn_driver.hpp"
@@ -88,6 +89,7 @@ class Engine {
     int spawner = -1;         // worker that queued it (TaskHeader::spawner)
     std::uint32_t levels = 0; // generations below a stolen task (TaskHeader::levels)
     int scope = kNoScope;     // the count its completion decrements (TaskHeader::completion)
+    std::uint16_t depth = 0;  // in the task tree (TaskHeader::depth): policy::help_floor compares it
   };
 
   struct Frame {
@@ -103,6 +105,7 @@ class Engine {
     int join = kNoScope;   // the count it waits for before it ends (joined children; a foreign task's proxy)
     int ief = kNoScope;    // where its escaping asyncs count (their IEF)
     bool waiting = false;  // its wait found children outstanding: a help loop runs above it
+    std::uint32_t depth = 0;  // of its task in the tree (sched::Frame::depth)
   };
 
   // Joins (sim/engine_joins.hpp). A count of tasks that one frame waits for:
@@ -244,6 +247,16 @@ class Engine {
   void pause(Worker& w, double t);
   // The next back-off step (waiting or idle limits); without `advance`, one pause (round 0).
   double backoff_ns(Worker& w, bool advance = true);
+  // What a waiting worker may take (policy/help_floor.hpp): a wait for
+  // joined children (W::kJoins) has a floor at its frame's depth.
+  std::int64_t help_floor_of(const Worker& w) const noexcept {
+    if (!W::kJoins || w.stack.empty()) return policy::kNoFloor;
+    return policy::help_floor(cfg_.options.waiter_steals, multi_rank_, w.stack.back().depth);
+  }
+  // The driver's next step: to other processes only without a floor.
+  policy::SearchStep next_step(Worker& w) {
+    return w.search.next(multi_rank_ && policy::may_leave_process(help_floor_of(w), machine_.workers_per_rank()));
+  }
   // Waiting past --max-help-depth nested waits: it does not steal.
   bool too_deep(const Worker& w) const noexcept { return w.help_depth >= cfg_.options.max_help_depth; }
   void become_busy(Worker& w, double t);
@@ -565,6 +578,7 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
                                         : (w.stack.empty() ? 0 : w.stack.back().levels);
     Frame f{cursor, queued, levels, queued};  // outstanding: the task became a frame
     f.scope = queued ? t.scope : kNoScope;
+    f.depth = queued ? t.depth : (w.stack.empty() ? 0 : w.stack.back().depth + 1);
     f.foreign = foreign;
     if constexpr (!W::kJoins) {
       // Escaping asyncs count in the task's own scope (the IEF it received),
@@ -623,7 +637,8 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  Task queued{child.node, w.id, facts.levels + 1, children_scope(w, w.stack.back())};
+  Task queued{child.node, w.id, task::saturate(facts.levels + 1), children_scope(w, w.stack.back()),
+              task::saturate(w.stack.back().depth + 1)};
   if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
   if (queued.scope != kNoScope) ++scopes_[static_cast<std::size_t>(queued.scope)].pending;
   w.deque.push(queued);

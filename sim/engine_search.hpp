@@ -28,7 +28,7 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   }
   w.attempt_start = t;
   if (w.pending_step) w.pending_step = false;  // drawn by pause()
-  else w.next = w.search.next(multi_rank_);
+  else w.next = next_step(w);
   switch (w.next.kind) {
     case policy::SearchStep::Kind::request:  // the answer arrives through a poll
       request_across(w, t);
@@ -77,6 +77,17 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   Worker& v = workers_[static_cast<std::size_t>(w.target)];
   advance(v, t);
   w.incoming.clear();
+  // A wait for joined children claims only what is deeper than its frame
+  // (policy/help_floor.hpp; SplitDeque::steal_with peeks the same way).
+  if (v.deque.public_size() > 0) {
+    if (!policy::may_claim(help_floor_of(w), v.deque.oldest_public().depth)) {
+      ++result_.help_floor_refusals;
+      ++counts(w.next.choice.level, false).failed;
+      w.search.on_result(w.next, 0);
+      attempt_failed(w, t + machine_.latency_ns(w.hop) / 2);
+      return;
+    }
+  }
   const std::uint32_t k = v.deque.steal(
       [&](std::uint32_t available) { return w.search.take(available, w.next.choice.level); }, w.incoming);
   // Nothing public left (we failed, or took the last): ask the victim to queue more.
@@ -250,7 +261,7 @@ void Engine<W>::pause(Worker& w, double t) {
   // The back-off advances per failed sweep of the victims; within a sweep
   // the next attempt follows one pause (Dispatcher::pause_after_failure).
   const double start = t + backoff_ns(w, w.search.backs_off());
-  w.next = w.search.next(multi_rank_);
+  w.next = next_step(w);
   // A waiting worker looks at its count before each attempt: no shortcut.
   if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty()) {
     launch_thread_claim(w, start);

@@ -75,7 +75,8 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
                 {"completions_applied", r.completions_applied},
                 {"late_resume_s", r.late_resume_s},
                 {"late_resume_max_s", r.late_resume_max_s},
-                {"inbox_wait_s", r.inbox_wait_s}};
+                {"inbox_wait_s", r.inbox_wait_s},
+                {"help_floor_refusals", r.help_floor_refusals}};
   j["steals"] = steals_json(r);
   StealCounts total;
   for (int l = 1; l < policy::kLevels; ++l) {

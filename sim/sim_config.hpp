@@ -94,6 +94,9 @@ struct SimResult {
   // waits and the longest; and the time completions from other processes
   // sat in their origin's inbox before a poll applied them, summed.
   double late_resume_s = 0, late_resume_max_s = 0, inbox_wait_s = 0;
+  // Claims a waiter left because the victim's oldest public task was not
+  // deeper than its waiting frame (policy::help_floor, --waiter-steals).
+  std::uint64_t help_floor_refusals = 0;
   std::uint64_t releases = 0;         // tasks offered to process windows
   std::uint64_t public_acquires = 0;  // offered tasks their own process took back
   double work_s = 0;    // summed over workers: executing tasks (owner-side window operations included)

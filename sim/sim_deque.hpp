@@ -37,6 +37,10 @@ class SimDeque {
   std::uint64_t releases() const noexcept { return releases_; }
   std::uint64_t acquires() const noexcept { return acquires_; }
 
+  // The oldest public task (precondition: public_size() > 0): what a
+  // thief under a help floor looks at before it claims.
+  const Task& oldest_public() const noexcept { return ring_[tail_ & mask_]; }
+
   // ---- owner ----
   // SplitDeque::end_push: a push releases when a thief flagged `wanted`;
   // a thief copying stolen tasks in (steal_into) releases only after the last.

@@ -85,6 +85,11 @@ def draw_config(seed, args):
     extra = random.Random(seed * 7919 + 17)
     if extra.random() < args.help_depth_share:  # waiters past it do not steal (2026-11-26 hangs)
         opts += ["--max-help-depth", str(extra.choice([1, 2, 4]))]
+    # What waiters take (the default, auto, floors them between processes
+    # only): from a generator of its own, for the same reason.
+    waiters = random.Random(seed * 7919 + 29)
+    if waiters.random() < args.waiter_steals_share:
+        opts += ["--waiter-steals", waiters.choice(["deeper", "any"])]
     return ranks, opts
 
 
@@ -139,6 +144,8 @@ def main():
     ap.add_argument("--max-nodes", type=int, default=400, help="largest DAG drawn")
     ap.add_argument("--help-depth-share", type=float, default=0.15,
                     help="share of runs with a small --max-help-depth (1, 2 or 4)")
+    ap.add_argument("--waiter-steals-share", type=float, default=0.3,
+                    help="share of runs with --waiter-steals deeper or any (else the default, auto)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds before a run counts as a hang")
     ap.add_argument("--log", help="append one JSON line per run to this file")
     ap.add_argument("--stop-on-failure", action="store_true")

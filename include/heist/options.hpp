@@ -129,6 +129,20 @@ enum class WorkerBinding {
          // its own CPU set back when the Runtime ends
 };
 
+// What a worker waiting for its joined children (spawn + wait) may take
+// (policy/help_floor.hpp). A task it takes runs nested on its stack, above
+// the waiting frame, which cannot resume before that task ends: between
+// processes a frame on the critical path stayed buried that way for most
+// of a run (simulated fib across nodes). What other processes send, the
+// process's own offer and the waits of finish scopes are never restricted.
+enum class WaiterSteals {
+  automatic,  // deeper when the run spans processes, any in one process
+  deeper,     // from its process's workers only a chunk whose oldest task is deeper in the task tree
+              // than the waiting frame; from other processes nothing, unless it waits at the root
+              // or is its process's only worker
+  any,        // whatever is public (HotSLAW's, and heist's until 2026-11-27)
+};
+
 // The one-sided steal protocol between processes (SWS).
 enum class StealProtocolKind {
   sdc,  // Scioto split queues, deferred copies: lock, get, put, unlock, get tasks, completion
@@ -180,6 +194,7 @@ struct Options {
   std::size_t deque_initial_tasks = 1024; // initial slots per worker deque (it grows)
   std::size_t deque_max_tasks = std::size_t{1} << 22;  // growth limit; past it spawns run inline
   int max_help_depth = 128;   // nested helping-while-waiting levels before a waiter only runs its own tasks
+  WaiterSteals waiter_steals = WaiterSteals::automatic;  // what a joined wait takes from its process's workers
   std::size_t worker_stack_bytes = std::size_t{16} << 20;  // stack of each worker thread
   std::uint64_t seed = 1;     // victim-selection RNG seed (worker i uses seed + i)
   HierarchySpec hierarchy{};  // user-defined levels inside a process (default: hwloc)
@@ -238,6 +253,7 @@ bool uses_continuations(const Options& options) noexcept;
 const char* to_string(ContinuationMode mode) noexcept;
 const char* to_string(StealProtocolKind protocol) noexcept;
 const char* to_string(MpiMode mode) noexcept;
+const char* to_string(WaiterSteals mode) noexcept;
 const char* to_string(ProgressMode mode) noexcept;
 // Parse "K" (K >= 1), "half", or "hcs[:K][,LEVEL=K|half]..." (LEVEL: cache,
 // numa, socket, process, node, machine); throws OptionError.

@@ -33,6 +33,7 @@ struct WorkerStats {
   std::uint64_t steals = 0;          // successful steal operations
   std::uint64_t steal_attempts = 0;  // steal operations tried
   std::uint64_t failed_steals = 0;   // attempts that found nothing
+  std::uint64_t help_floor_refusals = 0;    // ... of those, a waiter left a chunk not deeper than its frame (--waiter-steals)
   std::uint64_t releases = 0;        // times the owner moved tasks to its public part
   std::uint64_t acquires = 0;        // times the owner took public tasks back
   std::uint64_t max_queue = 0;       // largest queue length seen at a spawn

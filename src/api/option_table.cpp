@@ -163,6 +163,14 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.max_help_depth); },
      [](Options& o, const std::string& v) { o.max_help_depth = parse_int(v, 1, 1 << 20, "--max-help-depth"); },
      kSimulated},
+    {"waiter_steals", "HEIST_WAITER_STEALS", "--waiter-steals",
+     "what a worker waiting for its joined children takes: auto (deeper when the run spans processes, else any), "
+     "deeper (from its process's workers only tasks deeper in the task tree than its frame; from other processes "
+     "nothing below the root unless it is its process's only worker), any",
+     [](const Options& o) { return std::string(to_string(o.waiter_steals)); },
+     [](Options& o, const std::string& v) {
+       o.waiter_steals = parse_choice(v, "--waiter-steals", {WaiterSteals::automatic, WaiterSteals::deeper, WaiterSteals::any});
+     }, kSimulated},
     {"worker_stack_bytes", "HEIST_STACK_BYTES", "--stack-bytes", "stack size of each worker thread (K/M/G suffixes)",
      [](const Options& o) { return std::to_string(o.worker_stack_bytes); },
      [](Options& o, const std::string& v) {
@@ -419,6 +427,15 @@ const char* to_string(MpiMode mode) noexcept {
     case MpiMode::automatic: return "auto";
     case MpiMode::on: return "on";
     case MpiMode::off: return "off";
+  }
+  return "?";
+}
+
+const char* to_string(WaiterSteals mode) noexcept {
+  switch (mode) {
+    case WaiterSteals::automatic: return "auto";
+    case WaiterSteals::deeper: return "deeper";
+    case WaiterSteals::any: return "any";
   }
   return "?";
 }

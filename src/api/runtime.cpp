@@ -146,6 +146,7 @@ WorkerStats RunStats::total() const {
     t.public_releases += w.public_releases;
     t.public_acquires += w.public_acquires;
     t.tasks_kept_local += w.tasks_kept_local;
+    t.help_floor_refusals += w.help_floor_refusals;
     t.completions_sent += w.completions_sent;
     t.completions_applied += w.completions_applied;
     t.rma_atomics += w.rma_atomics;

@@ -56,6 +56,10 @@ bool ContinuationEngine::can_expose() const noexcept {
 void ContinuationEngine::write_continuation(std::byte* slot, Fiber* fiber, int exposer) noexcept {
   const ContinuationPayload payload{fiber, exposer, 0};
   task::write_task(slot, task::kContinuationFn, task::kLocalOnly, &payload, sizeof payload);
+  // A continuation resumes on its own fiber, never nested on a waiter's
+  // stack: it buries no waiting frame, so any waiter may take it
+  // (policy/help_floor.hpp).
+  task::header(slot)->depth = task::kMaxCount;
 }
 
 Fiber* ContinuationEngine::continuation_of(const std::byte* slot, int* exposer) noexcept {

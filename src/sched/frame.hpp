@@ -5,6 +5,7 @@
 // running the task; owned by that worker (join.owner).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "heist/detail/abi.hpp"
@@ -14,7 +15,11 @@ namespace heist::sched {
 
 struct Frame : detail::FrameCore {
   Frame(int owner, Frame* parent_frame, detail::FinishScope* enclosing, int task_level) noexcept
-      : parent(parent_frame), ief(enclosing), levels(parent_frame != nullptr ? parent_frame->levels : 0) {
+      : parent(parent_frame),
+        ief(enclosing),
+        levels(parent_frame != nullptr ? parent_frame->levels : 0),
+        depth(parent_frame != nullptr ? parent_frame->depth + static_cast<std::uint32_t>(task_level - parent_frame->level)
+                                      : 0) {
     join.owner = owner;
     level = task_level;
   }
@@ -35,6 +40,12 @@ struct Frame : detail::FrameCore {
   // tell the spawn policy (SpawnFacts::levels). A queued task's frame takes
   // it from the task header; inline tasks and finish bodies inherit it.
   std::uint32_t levels;
+  // Depth in the task tree of the task this frame belongs to (TaskHeader::
+  // depth). A queued task's frame takes it from the header; a frame made
+  // for an inline task or a finish body counts the inline tasks between it
+  // and its parent frame (their levels). The running task's depth is
+  // depth + (WorkerCore::level - level).
+  std::uint32_t depth;
   std::unique_ptr<FenceState> fence;  // created by the first fence()
 };
 

@@ -18,6 +18,13 @@ std::unique_ptr<std::byte[]> allocate_slots(std::size_t bytes) {
 }
 }  // namespace
 
+// Moves `n` depths from `from` to `to` (the owner's; thieves may peek
+// meanwhile, so each is an atomic load and store, not a memmove). Ranges
+// may overlap only with to <= from (compaction slides them down).
+static void move_depths(SplitDeque::Depth* to, const SplitDeque::Depth* from, std::size_t n) noexcept {
+  for (std::size_t i = 0; i < n; ++i) to[i].store(from[i].load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
 SplitDeque::SplitDeque(std::size_t stride, std::size_t initial_capacity, std::size_t max_capacity)
     : stride_(stride), capacity_(std::max<std::size_t>(initial_capacity, 2)), max_capacity_(max_capacity) {
   if (stride_ % task::kSlotAlign != 0) throw std::invalid_argument("SplitDeque: stride not 16-aligned");
@@ -25,7 +32,10 @@ SplitDeque::SplitDeque(std::size_t stride, std::size_t initial_capacity, std::si
   max_capacity_ = std::max(max_capacity_, capacity_);
   arrays_.push_back(allocate_slots(capacity_ * stride_));
   array_ = arrays_.back().get();
+  depth_arrays_.push_back(std::make_unique<Depth[]>(capacity_));
+  depths_ = depth_arrays_.back().get();
   published_array_.store(array_, std::memory_order_relaxed);  // before any thief exists
+  published_depths_.store(depths_, std::memory_order_relaxed);
 }
 
 const std::byte* SplitDeque::pop() {
@@ -64,7 +74,7 @@ void SplitDeque::release() noexcept {
 }
 
 std::uint32_t SplitDeque::steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level,
-                                     const void* chunk, TakeFn take) {
+                                     std::int64_t floor, bool* refused, const void* chunk, TakeFn take) {
   std::uint64_t v = ts_.load(std::memory_order_acquire);
   std::uint32_t tail, k;
   for (;;) {
@@ -73,6 +83,15 @@ std::uint32_t SplitDeque::steal_with(SplitDeque& mine, std::vector<std::byte>& o
     if (tail >= split) {
       if (!wanted_.load(std::memory_order_relaxed)) wanted_.store(true, std::memory_order_relaxed);
       return 0;
+    }
+    if (floor != policy::kNoFloor) {
+      // After the acquire load of ts that saw `tail` public: the depth
+      // array covers it (grow() published it before the slot).
+      const Depth* depths = published_depths_.load(std::memory_order_acquire);
+      if (!policy::may_claim(floor, depths[tail].load(std::memory_order_relaxed))) {
+        if (refused != nullptr) *refused = true;
+        return 0;
+      }
     }
     k = take(chunk, split - tail, level);
     // acquire on success: pairs with the owner's release that published these slots.
@@ -91,7 +110,7 @@ std::uint32_t SplitDeque::steal_with(SplitDeque& mine, std::vector<std::byte>& o
       continue;
     }
     std::memcpy(dst, src, task::used_bytes(src));
-    mine.count_if_migratable(dst);
+    mine.note_pushed(mine.head_);
     ++mine.head_;  // not end_push(): releasing to other thieves mid-copy is pointless
   }
   // release: our reads of the victim's slots happen before the owner reuses them.
@@ -129,6 +148,7 @@ bool SplitDeque::make_room(std::size_t limit) {
   if (tail > 0 && live <= capacity_ / 2 &&
       copied_.load(std::memory_order_acquire) == claimed_before_ + tail) {
     std::memmove(array_, slot(tail), std::size_t{live} * stride_);
+    move_depths(depths_, depths_ + tail, live);
     claimed_before_ += tail;
     head_ = live;
     split_ = 0;
@@ -146,10 +166,17 @@ void SplitDeque::grow() {
   // Copy everything below head, claimed slots included: a thief that claimed
   // them may read either array.
   std::memcpy(bigger.get(), array_, std::size_t{head_} * stride_);
+  auto deeper = std::make_unique<Depth[]>(new_capacity);
+  move_depths(deeper.get(), depths_, head_);
   array_ = bigger.get();
+  depths_ = deeper.get();
   arrays_.push_back(std::move(bigger));
+  depth_arrays_.push_back(std::move(deeper));
   capacity_ = new_capacity;
-  published_array_.store(array_, std::memory_order_release);  // pairs with steal_into's acquire
+  // release: pair with the thieves' acquire loads (steal_with's copy, its
+  // depth peek); both precede the publication of any slot they cover.
+  published_depths_.store(depths_, std::memory_order_release);
+  published_array_.store(array_, std::memory_order_release);
 }
 
 }  // namespace heist::sched

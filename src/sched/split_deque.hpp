@@ -46,6 +46,15 @@
 //  * owner acquire CAS and reset store: relaxed. The owner consumes only slots
 //    it wrote itself, and thieves read nothing the owner writes after them.
 //  * wanted: relaxed flag, a hint; a lost update only delays a release.
+//  * depths: a side array beside the slots holding each slot's TaskHeader::
+//    depth, written by the owner (relaxed) when it completes a push, and
+//    read by a thief under a help floor (policy/help_floor.hpp) at the
+//    tail *before* its claim: a hint that lets it leave a chunk unclaimed.
+//    Atomic because the owner may rewrite an index (after taking it back)
+//    while a late thief peeks at it; the thief's acquire load of ts that
+//    saw the slot public orders the owner's store before its read, and a
+//    stale value only misjudges one attempt (the claim itself stays exact).
+//    Grown and compacted with the slots (old arrays kept the same way).
 #pragma once
 
 #include <atomic>
@@ -56,12 +65,15 @@
 
 #include "platform/cache_line.hpp"
 #include "policy/chunk_policy.hpp"
+#include "policy/help_floor.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sched {
 
 class SplitDeque {
  public:
+  using Depth = std::atomic<std::uint16_t>;  // TaskHeader::depth of a slot (the depth side array)
+
   SplitDeque(std::size_t stride, std::size_t initial_capacity, std::size_t max_capacity);
   SplitDeque(const SplitDeque&) = delete;
   SplitDeque& operator=(const SplitDeque&) = delete;
@@ -80,7 +92,7 @@ class SplitDeque {
     return array_ + static_cast<std::size_t>(head_) * stride_;
   }
   void end_push() noexcept {
-    count_if_migratable(slot(head_));
+    note_pushed(head_);
     ++head_;
     if (wanted_.load(std::memory_order_relaxed)) release();
   }
@@ -153,13 +165,17 @@ class SplitDeque {
   // thief's own deque, of the same stride); slots that do not fit because
   // `mine` is at its maximum capacity are appended to `overflow` (stride
   // bytes each) for the thief to run. Returns the number taken, 0 if nothing
-  // was public (and flags `wanted`).
+  // was public (and flags `wanted`) or, under a help floor (`floor`, policy::
+  // help_floor), if the oldest public task is not deeper than it (no flag:
+  // what the owner would release is newer, and claims start at the oldest;
+  // *refused, if given, says so).
   // `chunk` is a policy::ChunkPolicy or a policy::SearchDriver (whose
   // take() records the decision when a DecisionLog is attached).
   template <class Chunk>
   std::uint32_t steal_into(SplitDeque& mine, const Chunk& chunk, std::vector<std::byte>& overflow,
-                           policy::Level level = policy::Level::process) {
-    return steal_with(mine, overflow, level, &chunk, [](const void* c, std::uint32_t available, policy::Level l) {
+                           policy::Level level = policy::Level::process, std::int64_t floor = policy::kNoFloor,
+                           bool* refused = nullptr) {
+    return steal_with(mine, overflow, level, floor, refused, &chunk, [](const void* c, std::uint32_t available, policy::Level l) {
       return static_cast<const Chunk*>(c)->take(available, l);
     });
   }
@@ -202,8 +218,8 @@ class SplitDeque {
   }
 
   using TakeFn = std::uint32_t (*)(const void* chunk, std::uint32_t available, policy::Level level);
-  std::uint32_t steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level, const void* chunk,
-                           TakeFn take);
+  std::uint32_t steal_with(SplitDeque& mine, std::vector<std::byte>& overflow, policy::Level level,
+                           std::int64_t floor, bool* refused, const void* chunk, TakeFn take);
   static constexpr std::uint32_t tail_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v >> 32); }
   static constexpr std::uint32_t split_of(std::uint64_t v) noexcept { return static_cast<std::uint32_t>(v); }
   static constexpr std::uint64_t pack(std::uint32_t tail, std::uint32_t split) noexcept {
@@ -216,19 +232,24 @@ class SplitDeque {
   bool try_reset_indices(std::uint32_t tail) noexcept;
   void grow();
   std::byte* slot(std::uint32_t index) const noexcept { return array_ + std::size_t{index} * stride_; }
-  void count_if_migratable(const std::byte* s) noexcept {
-    if (task::may_migrate(*task::header(s))) ++migratable_pushed_;
+  // A push of slot `index` is complete: record its depth and whether it may leave.
+  void note_pushed(std::uint32_t index) noexcept {
+    const task::TaskHeader& h = *task::header(slot(index));
+    depths_[index].store(h.depth, std::memory_order_relaxed);  // a thief's hint: see the header
+    if (task::may_migrate(h)) ++migratable_pushed_;
   }
 
   // Thief-visible state. ts and array are read by every thief; copied and
   // wanted are written by thieves: separate lines so owner pushes do not miss.
   alignas(platform::kCacheLine) std::atomic<std::uint64_t> ts_{0};  // tail|split; CAS by thieves and owner
   std::atomic<std::byte*> published_array_{nullptr};                // written by owner (growth), read by thieves
+  std::atomic<Depth*> published_depths_{nullptr};                   // the same for the depth side array
   alignas(platform::kCacheLine) std::atomic<std::uint64_t> copied_{0};  // slots copied out by thieves, total
   std::atomic<bool> wanted_{false};                                     // set by thieves that found nothing public
 
   // Owner-only state.
   alignas(platform::kCacheLine) std::byte* array_ = nullptr;  // == published_array_
+  Depth* depths_ = nullptr;                                    // == published_depths_
   std::uint32_t head_ = 0;             // next index to push
   std::uint32_t split_ = 0;            // exact: only the owner moves split
   std::uint64_t claimed_before_ = 0;   // slots claimed by thieves before the last index reset
@@ -239,6 +260,7 @@ class SplitDeque {
   std::uint64_t acquires_ = 0;
   std::uint64_t migratable_pushed_ = 0;
   std::vector<std::unique_ptr<std::byte[]>> arrays_;  // current last; older ones kept for late thieves
+  std::vector<std::unique_ptr<Depth[]>> depth_arrays_;  // the same
 };
 
 }  // namespace heist::sched

@@ -1,7 +1,8 @@
 // Worker: one thread of the runtime with its SplitDeque. It spawns (queue or
 // inline, as the spawn policy says), executes tasks, and waits by helping:
-// a worker that waits keeps running its own tasks and stealing others' —
-// it never idles while work exists (the sched layer of docs/architecture.md).
+// a worker that waits keeps running its own tasks and stealing others' (the
+// sched layer of docs/architecture.md) — under a help floor only tasks
+// deeper than its waiting frame (policy/help_floor.hpp, --waiter-steals).
 //
 // Bounded nesting (stack safety): a task run while waiting runs on the
 // waiter's stack. Each nested wait increments help_depth_; past
@@ -182,6 +183,11 @@ class Worker : public detail::WorkerCore {
   // Swap the state of the running stack with `s` (ContinuationEngine switches).
   void exchange_stack(StackState& s) noexcept;
   Frame& current_frame() noexcept { return *static_cast<Frame*>(this->frame); }
+  // Depth in the task tree of the task running now (Frame::depth).
+  std::uint32_t running_depth() noexcept {
+    const Frame& f = current_frame();
+    return f.depth + static_cast<std::uint32_t>(level - f.level);
+  }
 
  private:
   friend class ContinuationEngine;

@@ -23,6 +23,7 @@
 #include "heist/options.hpp"
 #include "platform/backoff.hpp"
 #include "platform/pace_clock.hpp"
+#include "policy/help_floor.hpp"
 #include "policy/search_driver.hpp"
 #include "sched/frame.hpp"
 #include "task/task_slot.hpp"
@@ -42,8 +43,10 @@ class Dispatcher {
 
   void set_places(const policy::Topology& topology, int place_base);
   // Pops, executes and searches until done() holds (worker_loop.hpp).
+  // `floor`: what it may claim from the other workers of its process
+  // (policy::help_floor; a wait for joined children).
   template <class Done>
-  void help_until(Done&& done);
+  void help_until(Done&& done, std::int64_t floor = policy::kNoFloor);
   bool execute_one();          // C API: run one task of this worker's deque
   std::uint32_t steal_once();  // C API: one steal attempt; tasks taken
 
@@ -58,8 +61,8 @@ class Dispatcher {
   // After a queued task of a distributed run (SpawnDriver::poll_after_task).
   void poll_between_tasks();
   void run_overflow();
-  std::uint32_t try_steal();
-  std::uint32_t steal_local(int victim, policy::Level level);
+  std::uint32_t try_steal(std::int64_t floor = policy::kNoFloor);
+  std::uint32_t steal_local(int victim, policy::Level level, std::int64_t floor = policy::kNoFloor);
   void request_across();
   bool may_steal() const noexcept { return search_->can_steal(); }
   // An iteration of a search loop found nothing (`stole`: it tried a

@@ -82,6 +82,7 @@ void Executor::execute(const std::byte* slot) {
     ief = completion = w.joins_.open_proxy(ief);
   Frame child(w.ctx_, &w.current_frame(), ief, w.level);
   child.levels = h.spawner == static_cast<std::uint32_t>(w.id_) ? h.levels : 0;  // else it moved: a new top
+  child.depth = h.depth;  // not the depth of the stack it runs on (a waiter's)
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;
@@ -146,6 +147,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   proxy.owner = w.ctx_;
   Frame child(w.ctx_, &w.current_frame(), &proxy, w.level);
   child.levels = 0;  // it moved here: a new top
+  child.depth = h.depth;
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;
@@ -158,10 +160,17 @@ void Executor::execute_foreign(const std::byte* slot) {
   } catch (...) {
     error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
   }
-  w.dispatch_.help_until([&] {
-    if (child.fence) w.queue_.flush_fence(child);
-    return child.joined_drained() && proxy.drained_for_owner();
-  });
+  // Its joined children, as Joins::wait_frame, under the help floor; its
+  // escaping asyncs alone (the proxy), as a finish, without one.
+  const std::int64_t floor = child.joined_drained()
+                                 ? policy::kNoFloor
+                                 : policy::help_floor(w.sched_.options().waiter_steals, true, child.depth);
+  w.dispatch_.help_until(
+      [&] {
+        if (child.fence) w.queue_.flush_fence(child);
+        return child.joined_drained() && proxy.drained_for_owner();
+      },
+      floor);
   if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --w.depth_;
   --w.level;

@@ -17,7 +17,7 @@
 namespace heist::sched {
 
 template <class Done>
-void Dispatcher::help_until(Done&& done) {
+void Dispatcher::help_until(Done&& done, std::int64_t floor) {
   if (done()) return;
   Worker& w = owner();
   if (w.at_top_level()) w.joins_.enter_region();
@@ -63,7 +63,7 @@ void Dispatcher::help_until(Done&& done) {
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
     set_searching(true);
-    if (may_steal && try_steal() > 0) {
+    if (may_steal && try_steal(floor) > 0) {
       const std::int64_t stolen_at = platform::now_ns();
       run_overflow();
       steal_ns_ += stolen_at - attempt_start;

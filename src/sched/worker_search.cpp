@@ -22,9 +22,9 @@ using detail::FinishScope;
 using task::GlobalRef;
 using task::TaskHeader;
 
-std::uint32_t Dispatcher::try_steal() {
+std::uint32_t Dispatcher::try_steal(std::int64_t floor) {
   Worker& w = owner();
-  const policy::SearchStep step = search_->next(w.remote_region());
+  const policy::SearchStep step = search_->next(w.remote_region() && policy::may_leave_process(floor, w.sched_.size()));
   using Kind = policy::SearchStep::Kind;
   if (step.kind == Kind::none) return 0;
   if (step.kind == Kind::request) {
@@ -35,7 +35,7 @@ std::uint32_t Dispatcher::try_steal() {
   const std::int64_t start = platform::now_ns();
   std::uint32_t taken = 0;
   if (step.kind == Kind::steal_here) {
-    taken = steal_local(step.target, c.level);
+    taken = steal_local(step.target, c.level, floor);
   } else {
     const StealOutcome outcome = w.remote_->steal(w, step.target, c.level);
     if (!outcome.attempted) return 0;  // another worker of this process is stealing remotely
@@ -82,14 +82,17 @@ void Dispatcher::change_searching(bool searching) noexcept {
   owner().sched_.add_searching(searching ? 1 : -1);
 }
 
-std::uint32_t Dispatcher::steal_local(int victim, policy::Level level) {
+std::uint32_t Dispatcher::steal_local(int victim, policy::Level level, std::int64_t floor) {
   Worker& w = owner();
   WorkerStats& stats = w.stats_;
   ++stats.steal_attempts;
   Worker& target = w.sched_.worker(victim);
   const std::int64_t traced_from = w.trace_ ? platform::now_ns() : 0;
   SplitDeque& victim_deque = target.queue_.deque_;
-  const std::uint32_t taken = victim_deque.steal_into(w.queue_.deque_, *search_, w.queue_.overflow_, level);
+  bool refused = false;
+  const std::uint32_t taken =
+      victim_deque.steal_into(w.queue_.deque_, *search_, w.queue_.overflow_, level, floor, &refused);
+  if (refused) ++stats.help_floor_refusals;
   // Nothing public left (we failed, or took the last): ask the victim to
   // queue more; its inline fast path sees the flag at its next spawn, so
   // work is ready by the time a thief comes back.

@@ -173,13 +173,15 @@ void WorkerQueue::flush_fence(Frame& f) {
 
 void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held, bool expose) {
   Worker& w = owner();
+  const std::uint32_t depth = w.running_depth();
   Frame& f = join == detail::Join::joined ? joined_frame() : current;
   FinishScope* target = join == detail::Join::joined ? f.join_target() : f.ief;
   TaskHeader* h = task::header(slot);
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
   h->spawner = static_cast<std::uint32_t>(w.id_);
-  h->levels = f.levels + 1;
+  h->levels = task::saturate(f.levels + 1);
+  h->depth = task::saturate(depth + 1);
   w.joins_.enroll(target);
   ++deferred_;
   if (held || (join == detail::Join::joined && f.fence && f.fence->must_hold())) {
@@ -277,7 +279,8 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
   h->spawner = static_cast<std::uint32_t>(w.id_);
-  h->levels = f.levels + 1;
+  h->levels = task::saturate(f.levels + 1);
+  h->depth = task::saturate(f.depth + 1);  // f is the running task's own frame (joined_frame)
   w.joins_.enroll(target);
   ++deferred_;
   // One count per dependency plus one held by this call, so the task cannot

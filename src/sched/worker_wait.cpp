@@ -99,10 +99,13 @@ void Joins::leave_region() {
 }
 
 void Joins::wait_frame(Frame& f) {
-  owner().dispatch_.help_until([&] {
-    if (f.fence) owner().queue_.flush_fence(f);
-    return f.joined_drained();
-  });
+  Worker& w = owner();
+  w.dispatch_.help_until(
+      [&] {
+        if (f.fence) owner().queue_.flush_fence(f);
+        return f.joined_drained();
+      },
+      policy::help_floor(w.sched_.options().waiter_steals, w.remote_region(), f.depth));
 }
 
 void Joins::wait_current() {

@@ -35,7 +35,7 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"remote_steal_attempts", w.remote_steal_attempts}, {"remote_steals", w.remote_steals},
       {"remote_failed_steals", w.remote_failed_steals},   {"remote_tasks_stolen", w.remote_tasks_stolen},
       {"public_releases", w.public_releases},             {"public_acquires", w.public_acquires},
-      {"tasks_kept_local", w.tasks_kept_local},
+      {"tasks_kept_local", w.tasks_kept_local},           {"help_floor_refusals", w.help_floor_refusals},
       {"completions_sent", w.completions_sent},           {"completions_applied", w.completions_applied},
       {"rma", {{"atomics", w.rma_atomics}, {"gets", w.rma_gets}, {"puts", w.rma_puts},
                {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes},

@@ -47,13 +47,25 @@ struct alignas(16) TaskHeader {
   // queued generations below the nearest task that moved to another worker
   // (or the root); it holds only where `spawner`, the queuing worker's index
   // in its process, runs the task: any other worker starts it at 0, and a
-  // task received from another process arrives with kNoSpawner.
+  // task received from another process arrives with kNoSpawner. Saturates
+  // at kMaxCount (the spawn policy compares it with a few generations).
   std::uint32_t spawner;
-  std::uint32_t levels;
+  std::uint16_t levels;
+  // Its depth in the task tree (the root's task 0, a child one more than
+  // its parent, inline tasks counted), saturating at kMaxCount: what a
+  // waiting worker compares with its own frame's depth before it claims
+  // (policy/help_floor.hpp). It travels with the task to other processes.
+  std::uint16_t depth;
 };
 static_assert(sizeof(TaskHeader) == 48);
 
 inline constexpr std::size_t kSlotAlign = 16;
+
+// TaskHeader::levels and ::depth saturate here.
+inline constexpr std::uint32_t kMaxCount = 0xFFFFu;
+constexpr std::uint16_t saturate(std::uint32_t n) noexcept {
+  return static_cast<std::uint16_t>(n < kMaxCount ? n : kMaxCount);
+}
 
 // Size of a slot with the given input capacity: header + payload, rounded
 // up to 16 bytes.
@@ -85,6 +97,7 @@ inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_
   h->sync = sync;
   h->spawner = kNoSpawner;
   h->levels = 0;
+  h->depth = 0;
   if (in != nullptr) std::memcpy(payload(slot), in, in_size);
   return h;
 }

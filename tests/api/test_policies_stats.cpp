@@ -346,6 +346,36 @@ TEST(Pool, TasksSpawnedByPoolTasksFollowThePolicy) {
   EXPECT_EQ(t.tasks_created, tree_tasks(6));
   EXPECT_EQ(t.tasks_inlined, tree_tasks(6) - 1);  // all but the seed
 }
+// ---------------------------------------------------------------- waiter steals
+
+// --waiter-steals deeper in one process (the default applies it between
+// processes only): waiters leave chunks that are not deeper than their
+// frame, and still every task runs exactly once, under every way of
+// spawning; each refusal is a failed attempt. With `any` nobody refuses.
+TEST(WaiterSteals, DeeperLosesNoTaskAndAnyNeverRefuses) {
+  for (const SpawnPolicy policy : {SpawnPolicy::help_first, SpawnPolicy::bounded, SpawnPolicy::work_first}) {
+    for (const heist::WaiterSteals mode : {heist::WaiterSteals::deeper, heist::WaiterSteals::any}) {
+      heist::Options o = heist_test::options(4, policy);
+      o.waiter_steals = mode;
+      heist::Runtime rt(o);
+      const int depth = 14;
+      for (int rep = 0; rep < 3; ++rep) {
+        rt.reset_stats();
+        g_tree_nodes = 0;
+        heist::spawn(tree_task, depth);
+        heist::wait();
+        ASSERT_EQ(g_tree_nodes.load(), tree_tasks(depth)) << to_string(policy) << ' ' << to_string(mode);
+        const heist::WorkerStats t = rt.stats().total();
+        EXPECT_EQ(t.tasks_executed, tree_tasks(depth));
+        EXPECT_LE(t.help_floor_refusals, t.failed_steals);
+        if (mode == heist::WaiterSteals::any) {
+          EXPECT_EQ(t.help_floor_refusals, 0u);
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------- options
 
 TEST(Options, ValidateRejectsOutOfRangeValues) {

@@ -225,6 +225,32 @@ TEST(SimJoins, LateResumesAndInboxWaitsAreAccounted) {
   EXPECT_LE(r.late_resume_max_s, r.time_s);
 }
 
+// The help floor (--waiter-steals, policy/help_floor.hpp). Across nodes a
+// waiter by default leaves chunks that are not deeper than its frame (and
+// every task still runs once); with `any` it never does, and in one process
+// the default is `any`. `deeper` applies it in one process too.
+TEST(SimJoins, WaitersTakeOnlyDeeperTasksBetweenProcesses) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}});
+  SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
+  across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
+  const SimResult floored = heist::sim::simulate(fib, across);
+  ASSERT_EQ(floored.tasks, heist::apps::fib::fib_calls(20));
+  EXPECT_GT(floored.help_floor_refusals, 0u);
+  EXPECT_EQ(floored.completions_applied, floored.completions_sent);
+
+  across.options.waiter_steals = heist::WaiterSteals::any;
+  const SimResult any = heist::sim::simulate(fib, across);
+  ASSERT_EQ(any.tasks, heist::apps::fib::fib_calls(20));
+  EXPECT_EQ(any.help_floor_refusals, 0u);
+
+  SimConfig one = config(4, 2, 1, 1, heist::StealProtocolKind::sws);
+  EXPECT_EQ(heist::sim::simulate(fib, one).help_floor_refusals, 0u);
+  one.options.waiter_steals = heist::WaiterSteals::deeper;
+  const SimResult deeper = heist::sim::simulate(fib, one);
+  ASSERT_EQ(deeper.tasks, heist::apps::fib::fib_calls(20));
+  EXPECT_GT(deeper.help_floor_refusals, 0u);
+}
+
 bool same(const SimResult& a, const SimResult& b) {
   if (std::memcmp(&a.time_s, &b.time_s, sizeof a.time_s) != 0) return false;
   for (int l = 0; l < heist::policy::kLevels; ++l) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "policy/help_floor.hpp"
 #include "policy/search_driver.hpp"
 #include "policy/spawn_driver.hpp"
 #include "policy/topology.hpp"
@@ -124,6 +125,29 @@ TEST(SearchDriver, SuccessOnlyRequestsAcrossNodesOnceTheInsideWalkIsDone) {
   EXPECT_EQ(d.next_rank(rng, adverts), std::optional<int>(3));
   // Without requests (no region), the walk goes on inside the node.
   EXPECT_NE(d.next(false).kind, SearchStep::Kind::request);
+}
+
+// The help floor (policy/help_floor.hpp): by default only between
+// processes; under it a waiter claims only deeper tasks, and steps to other
+// processes only from a root's wait.
+TEST(HelpFloor, DeeperTasksOnlyAndOtherProcessesOnlyFromTheRoot) {
+  using heist::WaiterSteals;
+  using heist::policy::help_floor;
+  using heist::policy::kNoFloor;
+  using heist::policy::may_claim;
+  using heist::policy::may_leave_process;
+  EXPECT_EQ(help_floor(WaiterSteals::automatic, false, 5), kNoFloor);
+  EXPECT_EQ(help_floor(WaiterSteals::automatic, true, 5), 5);
+  EXPECT_EQ(help_floor(WaiterSteals::deeper, false, 5), 5);
+  EXPECT_EQ(help_floor(WaiterSteals::any, true, 5), kNoFloor);
+  EXPECT_TRUE(may_claim(kNoFloor, 0));
+  EXPECT_FALSE(may_claim(5, 4));
+  EXPECT_FALSE(may_claim(5, 5));
+  EXPECT_TRUE(may_claim(5, 6));
+  EXPECT_TRUE(may_leave_process(kNoFloor, 8));
+  EXPECT_TRUE(may_leave_process(help_floor(WaiterSteals::deeper, true, 0), 8));  // the root's wait
+  EXPECT_FALSE(may_leave_process(help_floor(WaiterSteals::deeper, true, 1), 8));
+  EXPECT_TRUE(may_leave_process(help_floor(WaiterSteals::deeper, true, 1), 1));  // nobody else could go
 }
 
 TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {

@@ -33,13 +33,14 @@ SplitDeque make_deque(std::size_t initial, std::size_t max = std::size_t{1} << 2
   return SplitDeque(kStride, initial, max);
 }
 
-bool push(SplitDeque& d, std::uint64_t id, std::uint16_t flags = 0) {
+bool push(SplitDeque& d, std::uint64_t id, std::uint16_t flags = 0, std::uint16_t depth = 0) {
   std::byte* s = d.begin_push();
   if (s == nullptr) return false;
   std::memset(s, 0, kStride);
   task::TaskHeader* h = task::header(s);
   h->fn_id = static_cast<std::uint32_t>(id);
   h->flags = flags;
+  h->depth = depth;
   h->in_size = sizeof id;
   std::memcpy(task::payload(s), &id, sizeof id);
   d.end_push();
@@ -408,6 +409,58 @@ TEST(SplitDeque, PublicTasksSurviveCompactionAndCanBeStolen) {
     ++seen[*pop(d)];
   }
   for (int i = 0; i < 64; ++i) EXPECT_EQ(seen[i], 1) << "id " << i;
+}
+
+// A waiter's help floor (policy/help_floor.hpp): it claims a chunk only if
+// the oldest public task is deeper than its floor, and otherwise leaves the
+// deque as it was — no claim, no `wanted` flag (what a release would add is
+// newer, and claims start at the oldest).
+TEST(SplitDeque, AFloorLeavesAChunkWhoseOldestTaskIsNotDeeper) {
+  SplitDeque d = make_deque(64);
+  SplitDeque thief = make_deque(64);
+  for (std::uint64_t i = 0; i < 10; ++i) push(d, i, 0, static_cast<std::uint16_t>(i / 2));  // depths 0 0 1 1 2 ...
+  d.release();  // public: ids 0..4, depths 0 0 1 1 2
+  bool refused = false;
+  EXPECT_EQ(d.steal_into(thief, fixed(2), overflow_sink, heist::policy::Level::process, 0, &refused), 0u);
+  EXPECT_TRUE(refused);
+  EXPECT_EQ(d.public_size(), 5u);
+  EXPECT_FALSE(d.wanted());
+  refused = false;
+  EXPECT_EQ(d.steal_into(thief, fixed(2), overflow_sink, heist::policy::Level::process, heist::policy::kNoFloor,
+                         &refused), 2u);  // ids 0, 1
+  EXPECT_FALSE(refused);
+  EXPECT_EQ(d.steal_into(thief, fixed(1), overflow_sink, heist::policy::Level::process, 1, &refused), 0u);
+  EXPECT_TRUE(refused);  // oldest is id 2, depth 1
+  refused = false;
+  EXPECT_EQ(d.steal_into(thief, fixed(1), overflow_sink, heist::policy::Level::process, 0, &refused), 1u);  // id 2
+  EXPECT_FALSE(refused);
+  // The thief's deque keeps the depths of what it copied: ids 0, 1 (depth 0), 2 (depth 1).
+  thief.release_all();
+  SplitDeque third = make_deque(64);
+  EXPECT_EQ(thief.steal_into(third, fixed(1), overflow_sink, heist::policy::Level::process, 0), 0u);
+  EXPECT_EQ(thief.steal_into(third, fixed(2), overflow_sink), 2u);
+  EXPECT_EQ(thief.steal_into(third, fixed(1), overflow_sink, heist::policy::Level::process, 0), 1u);
+  EXPECT_EQ(drain(third), (std::vector<std::uint64_t>{2, 1, 0}));
+}
+
+// The depths move with their slots when the owner compacts or grows.
+TEST(SplitDeque, DepthsFollowTheirSlotsThroughCompactionAndGrowth) {
+  SplitDeque d = make_deque(8);
+  SplitDeque thief = make_deque(64);
+  for (std::uint64_t i = 0; i < 8; ++i) push(d, i, 0, static_cast<std::uint16_t>(10 + i));
+  d.release();  // public: 0..3
+  ASSERT_EQ(d.steal_into(thief, fixed(4), overflow_sink), 4u);
+  ASSERT_TRUE(push(d, 8, 0, 18));  // compacts: ids 4..8 at indices 0..4
+  ASSERT_EQ(d.capacity(), 8u);
+  for (std::uint64_t i = 9; i < 20; ++i) ASSERT_TRUE(push(d, i, 0, static_cast<std::uint16_t>(10 + i)));  // grows
+  ASSERT_GT(d.capacity(), 8u);
+  d.release_all();
+  for (std::uint64_t id = 4; id < 20; ++id) {
+    const auto depth = static_cast<std::int64_t>(10 + id);
+    EXPECT_EQ(d.steal_into(thief, fixed(1), overflow_sink, heist::policy::Level::process, depth), 0u) << id;
+    ASSERT_EQ(d.steal_into(thief, fixed(1), overflow_sink, heist::policy::Level::process, depth - 1), 1u) << id;
+  }
+  EXPECT_EQ(d.size(), 0u);
 }
 
 TEST(SplitDeque, PopReturnsTheSlotInPlaceUntilTheNextPush) {

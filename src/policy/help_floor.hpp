@@ -1,0 +1,69 @@
+// The help floor: what a waiting worker may take (Options::waiter_steals).
+// Shared by the runtime (Dispatcher::help_until and try_steal,
+// SplitDeque::steal_with) and the simulator (sim/engine_search.hpp). Pure:
+// no threads, clocks, MPI or TLS.
+//
+// A task a waiter takes runs nested on its stack, above the waiting frame,
+// and that frame cannot resume before the task ends, however early its own
+// children complete. Between processes this buried the frames on the
+// critical path: simulated fib(30) on 4 nodes of 2 x 4 cores, one waiting
+// frame resumed 7.4 ms after its count drained in a 10.8 ms run.
+//
+// Under the floor, a worker waiting for the joined children of a task at
+// depth d (TaskHeader::depth; the root task 0):
+//  * claims from another worker of its process only a chunk whose oldest
+//    task is deeper than d (the oldest of a chunk is its shallowest: a
+//    deque holds a path's spawns, oldest first), as oneTBB's
+//    depth-restricted stealing did: what it takes is then smaller than what
+//    it waits for, in the common case part of it;
+//  * takes a step to another process (a one-sided steal, a success-only
+//    request) only when d is 0 or its process has no other worker: it
+//    cannot see the depth of what it would get there before it claims
+//    (every task there is deeper than a root), and the chunks of other
+//    processes' oldest, largest subtrees are for its process's idle
+//    workers to fetch. A process of one worker has nobody else: there the
+//    waiter still goes (2 ranks x 1 on the 2-core VM, interleaved rounds:
+//    without this exception fib(35) took 24-29 % longer, nqueens(13) 19 %;
+//    its waiters idled while the other rank held their children).
+// Simulated, seeds 1-5, medians (docs/results: "Waiters take only deeper
+// tasks"): fib(30) on HotSLAW's 32 nodes of 2 x 4 cores 8.24 ms -> 2.92,
+// on 16 nodes of 2 x 12 6.66 -> 1.24; nqueens between -10 % and +7 %.
+//
+// Never restricted: its own deque, what other processes send it (a
+// success-only answer, a push, a completion), the process's own unclaimed
+// offer, and the waits of finish scopes and regions (escaping asyncs live
+// anywhere in the tree). So every queued task is still run — by its
+// deque's owner at the latest — and the floor cannot deadlock a wait; it
+// only idles a waiter whose process holds nothing deep enough.
+#pragma once
+
+#include <cstdint>
+
+#include "heist/options.hpp"
+
+namespace heist::policy {
+
+// No restriction: every depth is above it.
+inline constexpr std::int64_t kNoFloor = -1;
+
+// The floor of a wait for the joined children of a task at `frame_depth`.
+// other_processes: the run spans processes (a distributed region is on).
+constexpr std::int64_t help_floor(WaiterSteals mode, bool other_processes, std::uint32_t frame_depth) noexcept {
+  const bool deeper = mode == WaiterSteals::deeper || (mode == WaiterSteals::automatic && other_processes);
+  return deeper ? std::int64_t{frame_depth} : kNoFloor;
+}
+
+// May a thief under `floor` claim a chunk whose oldest task is at `oldest_depth`?
+constexpr bool may_claim(std::int64_t floor, std::uint32_t oldest_depth) noexcept {
+  return std::int64_t{oldest_depth} > floor;
+}
+
+// May a waiter under `floor`, in a process of `workers_here` workers, take
+// a step to another process? Where every task is deeper than the floor
+// (none, or a root's wait: a spawned task is at depth 1 at least), or
+// where no other worker of its process could go instead.
+constexpr bool may_leave_process(std::int64_t floor, int workers_here) noexcept {
+  return floor < 1 || workers_here <= 1;
+}
+
+}  // namespace heist::policy
