@@ -79,14 +79,12 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   w.incoming.clear();
   // A wait for joined children claims only what is deeper than its frame
   // (policy/help_floor.hpp; SplitDeque::steal_with peeks the same way).
-  if (v.deque.public_size() > 0) {
-    if (!policy::may_claim(help_floor_of(w), v.deque.oldest_public().depth)) {
-      ++result_.help_floor_refusals;
-      ++counts(w.next.choice.level, false).failed;
-      w.search.on_result(w.next, 0);
-      attempt_failed(w, t + machine_.latency_ns(w.hop) / 2);
-      return;
-    }
+  if (v.deque.public_size() > 0 && !policy::may_claim(help_floor_of(w), v.deque.oldest_public().depth)) {
+    ++result_.help_floor_refusals;
+    ++counts(w.next.choice.level, false).failed;
+    w.search.on_result(w.next, 0);
+    attempt_failed(w, t + machine_.latency_ns(w.hop) / 2);
+    return;
   }
   const std::uint32_t k = v.deque.steal(
       [&](std::uint32_t available) { return w.search.take(available, w.next.choice.level); }, w.incoming);

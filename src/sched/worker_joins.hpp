@@ -57,7 +57,9 @@ class Joins {
   // Out of tasks: seal every open proxy (proxy_scope.hpp).
   void seal_proxies() noexcept;
   bool has_open_proxies() const noexcept { return !open_proxies_.empty(); }
-  void proxy_drained(detail::FinishScope* scope) noexcept;
+  // A sealed proxy has drained: deletes it and returns the scope it stood
+  // for, which its drain completes once (Joins::complete).
+  static detail::FinishScope* release_proxy(detail::FinishScope* scope) noexcept;
   void wait_frame(Frame& frame);
   void enter_region() noexcept;
   void leave_region();

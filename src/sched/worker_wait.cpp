@@ -39,7 +39,7 @@ void Joins::enroll(FinishScope* scope) noexcept {
 }
 
 void Joins::complete(FinishScope* scope) noexcept {
-  // A loop, not a recursion through proxy_drained: proxies stand for
+  // A loop, not a recursion: proxies stand for
   // proxies (a task of a proxy stolen by another worker runs under that
   // worker's), and a chain of escaping asyncs stolen back and forth makes a
   // chain of them as long as the steals, which drains in one cascade (a
@@ -59,9 +59,7 @@ void Joins::complete(FinishScope* scope) noexcept {
       owner().conts_->wake(*scope);
       return;
     }
-    auto* proxy = static_cast<ProxyScope*>(scope);
-    scope = proxy->parent;
-    delete proxy;
+    scope = release_proxy(scope);  // a drained proxy completes its parent
   }
 }
 
@@ -78,16 +76,17 @@ void Joins::seal_proxies() noexcept {
     p->local = 0;
     // acq_rel: see proxy_scope.hpp (publishes the seal and the local tasks'
     // results; follows the remote completions applied so far).
-    if (p->remote.fetch_add(folded, std::memory_order_acq_rel) + folded == FinishScope::kWaiting) proxy_drained(p);
+    if (p->remote.fetch_add(folded, std::memory_order_acq_rel) + folded == FinishScope::kWaiting)
+      complete(release_proxy(p));
   }
   open_proxies_.clear();
 }
 
-void Joins::proxy_drained(FinishScope* scope) noexcept {
+FinishScope* Joins::release_proxy(FinishScope* scope) noexcept {
   auto* proxy = static_cast<ProxyScope*>(scope);
   FinishScope* parent = proxy->parent;
   delete proxy;
-  complete(parent);
+  return parent;
 }
 
 // ---------------------------------------------------------------- joining
