@@ -6,16 +6,18 @@
 //  * success-only (HabaneroUPC++): a thief whose walk inside its node is done reads
 //    its board, asks SuccessOnlyVictims::next_rank for a rank of another node
 //    that advertises work and has no request of this process queued, and
-//    posts a request there (one round trip); the victim answers at its polls
+//    posts a request there (one round trip; the doorbell that announces it
+//    lands half a round trip after that); the victim answers at its polls
 //    (policy::serve_requests, PollPlan::answer_size) through the thief
 //    process's mailbox, and never declines: with nothing to spare it asks
 //    its next spawn to queue;
 //  * push (Chameleon, PGAS-WS): every --push-interval-us a polling worker
 //    publishes its process's load, reads the board, plans with
 //    PollPlan::pushes_from and sends its share to the paired ranks' mailboxes;
-//  * the mailbox: a batch costs its sender four round trips (ticket
-//    fetch-and-add, room check, put of the slots, the batch's seq word) and
-//    is drained by the receiving process's next poll.
+//  * the mailbox: a batch costs its sender three round trips (ticket
+//    fetch-and-add, put of the slots, the batch's seq word; the room check
+//    is answered from the sender's cache, the doorbell's flush is lazy) and
+//    is drained by the receiving process's next poll after the doorbell lands.
 // Included by sim/engine.hpp.
 #pragma once
 
@@ -31,9 +33,13 @@ std::uint32_t Engine<W>::process_load(int rank) const {
 
 template <class W>
 void Engine<W>::publish_load(Worker& w, Process& proc, std::uint32_t load) {
+  // MailboxBalance::publish_load issues every board's write, then flushes
+  // them one by one: the writes travel together, the last flush returns
+  // when the farthest has landed.
   const int per_node = machine_.spec().ranks_per_node;
   double cost = 0;
-  for (int node = 0; node < machine_.spec().nodes; ++node) cost += latency_to_rank(w.id, node * per_node);
+  for (int node = 0; node < machine_.spec().nodes; ++node)
+    cost = std::max(cost, latency_to_rank(w.id, node * per_node));
   result_.messages.blocking += static_cast<std::uint64_t>(machine_.spec().nodes);
   w.clock += cost;
   if (w.step == Step::busy) w.work_ns += cost;
@@ -56,12 +62,14 @@ void Engine<W>::request_across(Worker& w, double t) {
   const std::optional<int> victim = w.search.next_rank(w.remote_rng, advertised_);
   w.clock = t + read;
   if (!victim) return;
-  // Post the request: two accumulates and a flush at the victim.
+  // Post the request: its count (flushed), then the doorbell, whose
+  // flush is lazy; the victim learns of the request when the doorbell lands.
   proc.requested.push_back(*victim);
   const double to_victim = latency_to_rank(w.id, *victim);
-  post(w.clock + to_victim / 2, *victim, w.rank, -1);
+  post(w.clock + 1.5 * to_victim, *victim, w.rank, -1);
   w.clock += to_victim;
   ++result_.messages.blocking;
+  ++result_.messages.nonblocking;
   ++result_.requests;
   ++counts(policy::Level::machine, true).attempts;
 }
@@ -96,7 +104,6 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
   }
 }
 
-// A batch costs its sender a ticket, a room check, the put of the slots and the seq word.
 template <class W>
 std::size_t Engine<W>::siblings_public(const Worker& w) const {
   std::size_t n = 0;
@@ -142,13 +149,18 @@ bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) 
     free_mails_.push_back(index);
     return false;
   }
+  // TaskMailbox::send: the ticket, the put of the slots and the seq word
+  // block; the room check reads the sender's cached view of the target's
+  // consumption (the simulated mailbox never fills); the doorbell is
+  // issued last, its flush lazy: the batch is seen when it lands.
   const double rtt = latency_to_rank(w.id, target);
   const double bytes = machine_.transfer_ns(machine_.hop_to_rank(w.id, target), std::size_t{moved} * slot_bytes_);
-  post(w.clock + 3.5 * rtt + bytes, target, w.rank, index);  // the seq word lands: the batch is whole
-  const double cost = 4 * rtt + bytes;
+  post(w.clock + 3.5 * rtt + bytes, target, w.rank, index);
+  const double cost = 3 * rtt + bytes;
   w.clock += cost;
   if (w.step == Step::busy) w.work_ns += cost;
-  result_.messages.blocking += 4;
+  result_.messages.blocking += 3;
+  ++result_.messages.nonblocking;
   result_.messages.bytes += std::uint64_t{moved} * slot_bytes_;
   (answer ? result_.tasks_served : result_.tasks_pushed) += moved;
   return true;

@@ -72,7 +72,7 @@ bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
     window.add(*victim, ctx_.layout().requests(ctx_.rank()), 1, p.comm);
     window.flush(*victim, p.comm);  // the request lands before the doorbell rings
     window.add(*victim, ctx_.layout().doorbell(), 1, p.comm);
-    window.flush(*victim, p.comm);
+    p.pending_target = *victim;  // the doorbell: a lazy flush (flush_pending above left none)
     ++w.stats_ref().remote_steal_attempts;
     posted = true;
   }
@@ -129,11 +129,13 @@ bool MailboxBalance::send_tasks_to(int target, MailKind kind, PerWorker& p, sche
   p.buffer.clear();
   const std::uint32_t moved = w.take_oldest(n, p.buffer, ctx_.max_output());
   if (moved == 0) return false;
+  ctx_.flush_pending(p);
   mailbox_.send(target, kind, p.buffer.data(), moved, p.comm, [&] {
     ctx_.drain_inbox(w, p);  // two ranks sending to each other's full mailboxes must not wait forever
     drain_mailbox(w, p);
     std::this_thread::yield();
   });
+  p.pending_target = target;  // the doorbell: a lazy flush
   WorkerStats& s = w.stats_ref();
   (kind == MailKind::request ? s.tasks_served : s.tasks_pushed) += moved;
   return true;

@@ -26,6 +26,11 @@
 //    clears the flag arrives after the victim read the request).
 //  * window order: a request lands (flush) before the doorbell rings, and a
 //    mailbox batch before its doorbell, so a silent doorbell means nothing new.
+//    The doorbell's own add is not waited for: it is the worker's pending
+//    (lazy) flush, completed at its next poll or remote call, as a completion's
+//    seq word (DistContext::flush_pending). The ring is late at most until
+//    then, never lost, and the sender blocks one round trip less per request
+//    and per batch.
 #pragma once
 
 #include <atomic>

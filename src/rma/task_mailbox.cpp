@@ -9,10 +9,20 @@
 namespace heist::rma {
 
 TaskMailbox::TaskMailbox(RmaWindow& window, const WindowLayout& layout, int rank)
-    : win_(window), layout_(layout), rank_(rank) {}
+    : win_(window),
+      layout_(layout),
+      rank_(rank),
+      known_consumed_(std::make_unique<std::atomic<std::uint64_t>[]>(layout.ranks)) {}
 
 bool TaskMailbox::has_room(int target, std::uint64_t end, CommCounters& c) {
-  return end <= win_.read_sync(target, layout_.mail_consumed(), c) + layout_.mailbox_slots;
+  // Relaxed: a hint that only rises; the window read below is the truth.
+  std::atomic<std::uint64_t>& known = known_consumed_[static_cast<std::size_t>(target)];
+  std::uint64_t seen = known.load(std::memory_order_relaxed);
+  if (end <= seen + layout_.mailbox_slots) return true;
+  const std::uint64_t now = win_.read_sync(target, layout_.mail_consumed(), c);
+  while (seen < now && !known.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+  }
+  return end <= now + layout_.mailbox_slots;
 }
 
 void TaskMailbox::write(int target, std::uint64_t ticket, MailKind kind, const std::byte* slots, std::uint32_t n,
@@ -39,8 +49,7 @@ void TaskMailbox::write(int target, std::uint64_t ticket, MailKind kind, const s
   win_.flush(target, c);  // the entries are complete at the target before their seq word says so
   win_.replace(target, layout_.mail_seq(ticket), ticket + 1, c);
   win_.flush(target, c);  // the seq word is visible before the doorbell rings (different words: no order otherwise)
-  win_.add(target, layout_.doorbell(), 1, c);
-  win_.flush(target, c);
+  win_.add(target, layout_.doorbell(), 1, c);  // flushed by the caller, lazily
 }
 
 void TaskMailbox::get_entries(std::uint64_t first, std::uint32_t n, std::byte* to, CommCounters& c) {

@@ -7,11 +7,16 @@
 //
 // Sender of a batch of n tasks (any thread of any rank; n <= slots):
 //   t = fetch-add(reserved, n)                       -- tickets t .. t+n-1
-//   wait until t + n <= consumed + slots (NO_OP reads of consumed; `progress` runs meanwhile)
+//   wait until t + n <= consumed + slots             -- `consumed` as this process last
+//                                                      read it; NO_OP reads of it only
+//                                                      while that says full (`progress`
+//                                                      runs meanwhile)
 //   put(entries t .. t+n-1) + flush                  -- header {from, n, kind} + task slot each
 //   accumulate(seq[t % slots], REPLACE, t + 1) + flush
-//   accumulate(doorbell, SUM, 1) + flush            -- after the seq word: the owner
-//                                                      looks at the mailbox when it rings
+//   accumulate(doorbell, SUM, 1)                     -- after the seq word: the owner looks
+//                                                      at the mailbox when it rings; its
+//                                                      flush is the caller's (a lazy flush,
+//                                                      as CompletionInbox's seq word)
 // Owner (one thread at a time, under the mailbox lock), next ticket c:
 //   fetch NO_OP of seq[c % slots]; while it is c + 1: get entries c .. c+n-1
 //   (n from the header) + flush, deliver them, c += n; then
@@ -23,9 +28,16 @@
 // reads seq words only where a batch starts, and an older value there (an
 // earlier lap's first ticket t' = t - k * slots, or nothing) is never
 // t + 1, so a batch is delivered exactly once and never before it is whole.
+// The room check may use an old value of `consumed`: the owner only ever
+// raises it, so an old value can only say "full" too often, never "room"
+// where there is none. Each process keeps the highest value it read per
+// target (relaxed atomics: a hint, read and raised by any sending thread),
+// so a sender pays the read only when a mailbox looked full: one blocking
+// round trip fewer per batch.
 // Words: reserved SUM; consumed and seq REPLACE by their single writer.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -55,12 +67,17 @@ class TaskMailbox {
   std::uint32_t max_batch() const noexcept { return static_cast<std::uint32_t>(layout_.mailbox_slots); }
 
   // Sends n task slots (stride bytes each, back to back) to `target`;
-  // blocks, running `progress`, while its mailbox is full.
+  // blocks, running `progress`, while its mailbox is full. The doorbell's
+  // add is left unflushed: the caller flushes `target` later (lazily).
   template <class Progress>
   void send(int target, MailKind kind, const std::byte* slots, std::uint32_t n, CommCounters& c,
             Progress&& progress) {
     const std::uint64_t ticket = win_.fetch_add_sync(target, layout_.mail_reserved(), n, c);
-    while (!has_room(target, ticket + n, c)) progress();
+    if (!has_room(target, ticket + n, c)) {
+      ++c.mailbox_full_waits;
+      do progress();
+      while (!has_room(target, ticket + n, c));
+    }
     write(target, ticket, kind, slots, n, c);
   }
 
@@ -92,6 +109,7 @@ class TaskMailbox {
   RmaWindow& win_;
   WindowLayout layout_;
   int rank_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> known_consumed_;  // [target]: highest `consumed` read there
   std::mutex drain_mutex_;
   std::uint64_t consumed_ = 0;    // owner: next ticket to deliver (under drain_mutex_)
   MailHeader header_{};           // owner (under drain_mutex_)

@@ -9,6 +9,9 @@
 //   mismatch  rank 1 registers one more task: every rank must fail at start-up.
 //   dependents a task released by another rank's completion while the deque is
 //             full waits for another remote task: both must complete.
+//   full_mailbox rank 1 holds its first task for --long-s without polling while
+//             rank 0 pushes to it (--balance push): rank 0 must wait for room in
+//             rank 1's mailbox, and every task must still run exactly once.
 //   matrix    one tree for each combination of --victims x --chunks x --protocols x
 //             --balances x --remote-steals (comma lists), exactly-once each; the
 //             statistics per level must agree with the totals, and success-only
@@ -418,6 +421,55 @@ int run_dependents(Settings& s) {
   return 0;
 }
 
+// ---- full_mailbox: pushes to a rank that does not drain its mailbox ----
+// Rank 1 runs the first task it gets for --long-s without polling, so the
+// batches rank 0 pushes meanwhile pile up in its mailbox until rank 0 has
+// to wait for room (TaskMailbox::has_room: a sender that took room it does
+// not have overwrites batches not yet read, and tasks are lost or the run
+// hangs). Checks: every task once (tallies over both ranks), and rank 0
+// reported at least one wait (else the test did not test the full case).
+std::atomic<bool> g_held{false};
+double g_hold_s = 0;
+
+void pushed_task(const std::uint64_t& id) {
+  tally(id);
+  if (g_rank != 0 && !g_held.exchange(true, std::memory_order_relaxed))
+    busy_for(static_cast<std::int64_t>(g_hold_s * 1e9));
+  busy_for(100'000);
+}
+const auto pushed_task_ = heist::register_task<pushed_task>("mpi_driver.pushed_task");
+
+int run_full_mailbox(Settings& s) {
+  heist::Runtime rt(s.options);
+  g_rank = rt.rank();
+  g_hold_s = s.long_s;
+  constexpr std::uint64_t kTasks = 2000;  // 0.2 s on rank 0 alone: it still has tasks when rank 1 starts, on a loaded machine too
+  Expected e;
+  for (std::uint64_t id = 1; id <= kTasks; ++id) {
+    ++e.count;
+    e.sum += id;
+    e.sq += id * id;
+  }
+  (void)rt.sum_over_ranks(0);  // both ranks are up before rank 0 starts
+  rt.root([&] {
+    for (std::uint64_t id = 1; id <= kTasks; ++id) heist::spawn(pushed_task_, id);
+    heist::wait();
+  });
+  bool ok = combine_and_check(rt, e, "full_mailbox");
+  const heist::WorkerStats total = rt.stats().total();  // every rank's workers, on rank 0
+  const std::uint64_t waits = total.mailbox_full_waits;
+  const std::uint64_t pushed = total.tasks_pushed;
+  if (rt.rank() == 0) {
+    std::printf("tasks pushed %llu, sends that waited for room %llu\n", static_cast<unsigned long long>(pushed),
+                static_cast<unsigned long long>(waits));
+    if (waits == 0) {
+      std::printf("no send found a full mailbox: the case under test did not occur\n");
+      ok = false;
+    }
+  }
+  return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
 void extra_task(const int&) {}
 
 int run_mismatch(Settings& s) {
@@ -463,6 +515,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("progress")->callback([&] { rc = run_progress(s); });
   app.add_subcommand("mismatch")->callback([&] { rc = run_mismatch(s); });
   app.add_subcommand("dependents")->callback([&] { rc = run_dependents(s); });
+  app.add_subcommand("full_mailbox")->callback([&] { rc = run_full_mailbox(s); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
