@@ -267,7 +267,9 @@ class Engine {
   void serve_requests(Worker& w, Process& proc);
   void publish_load(Worker& w, Process& proc, std::uint32_t load);
   void push_step(Worker& w, Process& proc);
-  bool send_tasks(Worker& w, int target, bool answer, std::uint32_t n);
+  // A batch of this poll's mailbox round: up to n of w's oldest tasks for target; false if none.
+  bool take_batch(Worker& w, int target, bool answer, std::uint32_t n);
+  void send_round(Worker& w);  // TaskMailbox::send_round of the batches taken
   // Worker::siblings_public / collect_from_siblings: a success-only answer
   // draws on the whole process (PollPlan::answer_size).
   std::size_t siblings_public(const Worker& w) const;
@@ -358,6 +360,7 @@ class Engine {
   std::vector<std::uint32_t> board_;  // every rank's published load (success-only, push)
   std::vector<Mail> mails_;           // batches in flight or in mailboxes, by index
   std::vector<int> free_mails_;
+  std::vector<std::pair<int, int>> round_;  // (target, mail index) of the round being built
   WorkerHeap heap_;        // the pending step of every worker that is not busy
   std::vector<int> busy_;  // busy workers (order: deterministic, by history)
   std::vector<int> busy_in_node_;  // busy workers of each node (Machine::compute_factor)

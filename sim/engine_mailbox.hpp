@@ -14,10 +14,12 @@
 //  * push (Chameleon, PGAS-WS): every --push-interval-us a polling worker
 //    publishes its process's load, reads the board, plans with
 //    PollPlan::pushes_from and sends its share to the paired ranks' mailboxes;
-//  * the mailbox: a batch costs its sender three round trips (ticket
-//    fetch-and-add, put of the slots, the batch's seq word; the room check
-//    is answered from the sender's cache, the doorbell's flush is lazy) and
-//    is drained by the receiving process's next poll after the doorbell lands.
+//  * the mailbox: the batches of one poll (its answers, or its pushes) form
+//    a round that costs its sender three round trips to the farthest target
+//    (tickets, puts of the slots, seq words, each phase one flush for all; the
+//    room check is answered from the sender's cache, the doorbells' flush is
+//    lazy); each batch is drained by its receiving process's next poll after
+//    its doorbell lands.
 // Included by sim/engine.hpp.
 #pragma once
 
@@ -80,13 +82,14 @@ void Engine<W>::serve_requests(Worker& w, Process& proc) {
     const std::uint32_t n = plan_.answer_size(w.deque.size(), siblings_public(w), w.step != Step::busy,
                                               level_of(thief_rank, w.rank), waiting);
     if (n > w.deque.size()) collect_from_siblings(w, static_cast<std::uint32_t>(n - w.deque.size()));
-    if (n == 0 || !send_tasks(w, thief_rank, true, n)) {
+    if (n == 0 || !take_batch(w, thief_rank, true, n)) {
       want_work(w);
       return false;
     }
     ++result_.requests_served;
     return true;
   });
+  send_round(w);
 }
 
 template <class W>
@@ -100,8 +103,9 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
   ++result_.board_reads;
   for (const policy::PushTransfer& t : plan_.pushes_from(w.rank, load, std::span<const std::uint32_t>(board_))) {
     const std::uint32_t n = plan_.push_size(t, w.deque.size());
-    if (n > 0 && send_tasks(w, t.to, false, n)) ++result_.pushes;
+    if (n > 0 && take_batch(w, t.to, false, n)) ++result_.pushes;
   }
+  send_round(w);
 }
 
 template <class W>
@@ -138,7 +142,7 @@ std::uint32_t Engine<W>::collect_from_siblings(Worker& w, std::uint32_t max) {
 }
 
 template <class W>
-bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) {
+bool Engine<W>::take_batch(Worker& w, int target, bool answer, std::uint32_t n) {
   const int index = take_slot(mails_, free_mails_);
   Mail& mail = mails_[static_cast<std::size_t>(index)];
   mail.from = w.rank;
@@ -149,21 +153,35 @@ bool Engine<W>::send_tasks(Worker& w, int target, bool answer, std::uint32_t n) 
     free_mails_.push_back(index);
     return false;
   }
-  // TaskMailbox::send: the ticket, the put of the slots and the seq word
-  // block; the room check reads the sender's cached view of the target's
-  // consumption (the simulated mailbox never fills); the doorbell is
-  // issued last, its flush lazy: the batch is seen when it lands.
-  const double rtt = latency_to_rank(w.id, target);
-  const double bytes = machine_.transfer_ns(machine_.hop_to_rank(w.id, target), std::size_t{moved} * slot_bytes_);
-  post(w.clock + 3.5 * rtt + bytes, target, w.rank, index);
-  const double cost = 3 * rtt + bytes;
-  w.clock += cost;
-  if (w.step == Step::busy) w.work_ns += cost;
-  result_.messages.blocking += 3;
-  ++result_.messages.nonblocking;
-  result_.messages.bytes += std::uint64_t{moved} * slot_bytes_;
+  round_.emplace_back(target, index);
   (answer ? result_.tasks_served : result_.tasks_pushed) += moved;
+  result_.messages.bytes += std::uint64_t{moved} * slot_bytes_;
   return true;
+}
+
+// TaskMailbox::send_round: the tickets, the puts of the slots and the seq
+// words of all batches travel together, one flush each, so the round costs
+// its sender three round trips to its farthest target plus the transfers;
+// the room check reads the sender's cached view of each target's
+// consumption (the simulated mailbox never fills); the doorbells are issued
+// last, their flush lazy: a batch is seen when its doorbell lands.
+template <class W>
+void Engine<W>::send_round(Worker& w) {
+  if (round_.empty()) return;
+  double rtt = 0, bytes = 0;
+  for (const auto& [target, index] : round_) {
+    rtt = std::max(rtt, latency_to_rank(w.id, target));
+    bytes += machine_.transfer_ns(machine_.hop_to_rank(w.id, target),
+                                  mails_[static_cast<std::size_t>(index)].tasks.size() * slot_bytes_);
+  }
+  const double sent = w.clock + 3 * rtt + bytes;  // the doorbells are issued
+  for (const auto& [target, index] : round_) post(sent + latency_to_rank(w.id, target) / 2, target, w.rank, index);
+  if (w.step == Step::busy) w.work_ns += sent - w.clock;
+  w.clock = sent;
+  const auto n = static_cast<std::uint64_t>(round_.size());
+  result_.messages.blocking += 3 * n;
+  result_.messages.nonblocking += n;
+  round_.clear();
 }
 
 template <class W>

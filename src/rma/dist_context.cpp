@@ -122,11 +122,12 @@ std::uint32_t DistContext::accept(sched::Worker& w, const std::byte* slots, std:
 }
 
 void DistContext::flush_pending(PerWorker& p) {
-  if (p.pending_target < 0) return;
-  window_.flush(p.pending_target, p.comm);
-  --p.comm.flushes;  // not a protocol round trip: counted apart
-  ++p.comm.lazy_flushes;
-  p.pending_target = -1;
+  for (const int target : p.pending_targets) {
+    window_.flush(target, p.comm);
+    --p.comm.flushes;  // not a protocol round trip: counted apart
+    ++p.comm.lazy_flushes;
+  }
+  p.pending_targets.clear();
 }
 
 void DistContext::drain_inbox(sched::Worker& w, PerWorker& p) {
@@ -147,7 +148,7 @@ void DistContext::send_completion(sched::Worker& w, const task::TaskHeader& task
     drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
     std::this_thread::yield();
   });
-  p.pending_target = static_cast<int>(task.completion.rank());  // the seq write: a lazy flush
+  defer_flush(p, static_cast<int>(task.completion.rank()));  // the seq write
   ++w.stats_ref().completions_sent;
 }
 

@@ -48,7 +48,7 @@ struct alignas(64) PerWorker {
   platform::Rng rng;
   std::vector<std::byte> buffer;     // slots moving in or out
   std::vector<std::uint64_t> words;  // one word per rank: a copy of the board, or of the requests
-  int pending_target = -1;           // a non-blocking call awaits its flush
+  std::vector<int> pending_targets;  // non-blocking calls there await their flush (a lazy flush)
   std::atomic<std::uint32_t> load{0};  // relaxed: see the top comment
 };
 
@@ -92,8 +92,10 @@ class DistContext {
 
   // Checks `count` task slots received from rank `from` and queues them on w.
   std::uint32_t accept(sched::Worker& w, const std::byte* slots, std::size_t count, int from);
-  // Completes this worker's pending non-blocking call (a lazy flush).
+  // Completes this worker's pending non-blocking calls (a lazy flush).
   void flush_pending(PerWorker& p);
+  // A non-blocking call to target waits for flush_pending.
+  static void defer_flush(PerWorker& p, int target) { p.pending_targets.push_back(target); }
   // Applies the completions other ranks sent of this process's tasks.
   void drain_inbox(sched::Worker& w, PerWorker& p);
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,

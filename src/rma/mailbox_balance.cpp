@@ -72,7 +72,7 @@ bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
     window.add(*victim, ctx_.layout().requests(ctx_.rank()), 1, p.comm);
     window.flush(*victim, p.comm);  // the request lands before the doorbell rings
     window.add(*victim, ctx_.layout().doorbell(), 1, p.comm);
-    p.pending_target = *victim;  // the doorbell: a lazy flush (flush_pending above left none)
+    DistContext::defer_flush(p, *victim);  // the doorbell
     ++w.stats_ref().remote_steal_attempts;
     posted = true;
   }
@@ -96,17 +96,21 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
   ctx_.window().read_words_sync(ctx_.rank(), ctx_.layout().requests(0), p.words.data(), ranks, p.comm);
   for (int t = 0; t < ranks; ++t) requests_.set_asked(t, p.words[static_cast<std::size_t>(t)]);
   // A request of rank t waits: answer it now, or queue the next spawn to.
+  // The answers of this poll go out as one mailbox round.
+  p.buffer.clear();
+  round_.clear();
   requests_waiting_ = !policy::serve_requests(requests_, [&](int t, std::uint32_t waiting) {
     const std::uint32_t n =
         plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t), waiting);
     if (n > w.queued()) w.collect_from_siblings(static_cast<std::uint32_t>(n - w.queued()));
-    if (n == 0 || !send_tasks_to(t, MailKind::request, p, w, n)) {
+    if (n == 0 || !take_batch(t, MailKind::request, p, w, n)) {
       w.want_work();
       return false;
     }
     ++w.stats_ref().requests_served;
     return true;
   });
+  send_round(w, p);
 }
 
 // ---------------------------------------------------------------- push
@@ -117,28 +121,37 @@ void MailboxBalance::push_step(sched::Worker& w, PerWorker& p) {
   if (policy::PollPlan::publish_at_push(load, published_)) publish_load(p, load);
   read_board(p);
   const std::span<const std::uint64_t> board(p.words.data(), static_cast<std::size_t>(ctx_.ranks()));
+  p.buffer.clear();
+  round_.clear();
   for (const policy::PushTransfer& t : plan_.pushes_from(ctx_.rank(), load, board)) {
     const std::uint32_t n = plan_.push_size(t, w.queued());
-    if (n > 0 && send_tasks_to(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
+    if (n > 0 && take_batch(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
   }
+  send_round(w, p);
 }
 
 // ---------------------------------------------------------------- the mailbox
 
-bool MailboxBalance::send_tasks_to(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n) {
-  p.buffer.clear();
+bool MailboxBalance::take_batch(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n) {
+  const std::size_t at = p.buffer.size();
   const std::uint32_t moved = w.take_oldest(n, p.buffer, ctx_.max_output());
   if (moved == 0) return false;
+  round_.push_back(MailBatch{target, kind, at, moved});
+  WorkerStats& s = w.stats_ref();
+  (kind == MailKind::request ? s.tasks_served : s.tasks_pushed) += moved;
+  return true;
+}
+
+void MailboxBalance::send_round(sched::Worker& w, PerWorker& p) {
+  if (round_.empty()) return;
   ctx_.flush_pending(p);
-  mailbox_.send(target, kind, p.buffer.data(), moved, p.comm, [&] {
+  mailbox_.send_round(round_, p.buffer.data(), p.comm, [&] {
     ctx_.drain_inbox(w, p);  // two ranks sending to each other's full mailboxes must not wait forever
     drain_mailbox(w, p);
     std::this_thread::yield();
   });
-  p.pending_target = target;  // the doorbell: a lazy flush
-  WorkerStats& s = w.stats_ref();
-  (kind == MailKind::request ? s.tasks_served : s.tasks_pushed) += moved;
-  return true;
+  for (const MailBatch& b : round_) DistContext::defer_flush(p, b.target);  // the doorbells
+  round_.clear();
 }
 
 void MailboxBalance::drain_mailbox(sched::Worker& w, PerWorker& p) {

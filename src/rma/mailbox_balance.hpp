@@ -67,8 +67,11 @@ class MailboxBalance {
   void serve_requests(sched::Worker& w, PerWorker& p);
   void push_step(sched::Worker& w, PerWorker& p);
   void drain_mailbox(sched::Worker& w, PerWorker& p);
-  // Moves up to n of w's oldest migratable tasks to target's mailbox; false if none could go.
-  bool send_tasks_to(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n);
+  // Takes up to n of w's oldest migratable tasks into p.buffer as a batch
+  // of this poll's round for target's mailbox; false if none could go.
+  bool take_batch(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n);
+  // Sends the round's batches (TaskMailbox::send_round); the doorbells' flush is lazy.
+  void send_round(sched::Worker& w, PerWorker& p);
 
   DistContext& ctx_;
   const policy::PollPlan& plan_;
@@ -82,6 +85,7 @@ class MailboxBalance {
   bool requests_waiting_ = false;  // a request could not be answered yet
   std::uint32_t published_ = policy::kNothingPublished;  // the load last advertised
   policy::Pacer<std::int64_t> push_pacer_;
+  std::vector<MailBatch> round_;  // the batches of this poll's answers or pushes
 };
 
 }  // namespace heist::rma

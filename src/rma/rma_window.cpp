@@ -104,6 +104,15 @@ std::uint64_t RmaWindow::fetch_add_sync(int target, MPI_Aint disp, std::uint64_t
   return old;
 }
 
+void RmaWindow::fetch_add(int target, MPI_Aint disp, const std::uint64_t* value, std::uint64_t* old,
+                          CommCounters& c) {
+  Guard g(*this, target);
+  c.inter_node += g.far() ? 1 : 0;
+  check(MPI_Fetch_and_op(value, old, MPI_UINT64_T, target, disp, MPI_SUM, win_), "MPI_Fetch_and_op(SUM)");
+  ++c.atomics;
+  c.bytes += 8;
+}
+
 std::uint64_t RmaWindow::read_sync(int target, MPI_Aint disp, CommCounters& c) {
   Guard g(*this, target);
   c.inter_node += g.far() ? 1 : 0;

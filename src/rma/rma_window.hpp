@@ -79,6 +79,9 @@ class RmaWindow {
   // crashes (open-mpi/ompi#7967, #11349); the 32-bit one works there and
   // everywhere else, so lock words are 32 bits wide.
   std::uint32_t cas32_sync(int target, MPI_Aint disp, std::uint32_t compare, std::uint32_t value, CommCounters& c);
+  // Atomic, non-blocking fetch-and-add: *old receives the word, the word
+  // grows by *value; both must stay valid until a flush of target.
+  void fetch_add(int target, MPI_Aint disp, const std::uint64_t* value, std::uint64_t* old, CommCounters& c);
   // Atomic, non-blocking: word += value (MPI_SUM) / word = value (MPI_REPLACE).
   void add(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c);
   void replace(int target, MPI_Aint disp, std::uint64_t value, CommCounters& c);

@@ -83,7 +83,7 @@ sched::StealOutcome StealDispatch::steal(sched::Worker& w, int victim, policy::L
     ++s.remote_failed_steals;
     return {0, true};
   }
-  p.pending_target = victim;  // the completion add is non-blocking
+  DistContext::defer_flush(p, victim);  // the completion add is non-blocking
   ++s.remote_steals;
   s.remote_tasks_stolen += n;
   const std::uint32_t accepted = ctx_.accept(w, p.buffer.data(), n, victim);

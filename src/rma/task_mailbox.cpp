@@ -25,31 +25,72 @@ bool TaskMailbox::has_room(int target, std::uint64_t end, CommCounters& c) {
   return end <= now + layout_.mailbox_slots;
 }
 
-void TaskMailbox::write(int target, std::uint64_t ticket, MailKind kind, const std::byte* slots, std::uint32_t n,
-                        CommCounters& c) {
+void TaskMailbox::check_batch(std::uint64_t n) const {
   if (n == 0 || n > max_batch())
     throw DistError("heist: a batch of " + std::to_string(n) + " tasks does not fit a mailbox of " +
                     std::to_string(max_batch()) + " slots");
+}
+
+void TaskMailbox::put_entries(const MailBatch& b, const std::byte* slots, std::byte* entries, CommCounters& c) {
   const std::size_t entry = layout_.mailbox_entry;
   const std::size_t stride = layout_.stride;
-  thread_local std::vector<std::byte> buffer;
-  buffer.assign(std::size_t{n} * entry, std::byte{0});
-  const MailHeader header{static_cast<std::uint32_t>(rank_), n, static_cast<std::uint32_t>(kind), 0};
+  const auto n = static_cast<std::uint32_t>(b.count);
+  const MailHeader header{static_cast<std::uint32_t>(rank_), n, static_cast<std::uint32_t>(b.kind), 0};
   for (std::uint32_t i = 0; i < n; ++i) {
-    std::memcpy(buffer.data() + i * entry, &header, sizeof header);
-    std::memcpy(buffer.data() + i * entry + sizeof header, slots + std::size_t{i} * stride, stride);
+    std::memcpy(entries + std::size_t{i} * entry, &header, sizeof header);
+    std::memcpy(entries + std::size_t{i} * entry + sizeof header, slots + b.offset + std::size_t{i} * stride, stride);
   }
   // Ring runs without wrap: one put each.
   for (std::uint32_t i = 0; i < n;) {
-    const std::uint64_t at = (ticket + i) % layout_.mailbox_slots;
+    const std::uint64_t at = (b.ticket + i) % layout_.mailbox_slots;
     const auto run = static_cast<std::uint32_t>(std::min<std::uint64_t>(n - i, layout_.mailbox_slots - at));
-    win_.put(target, layout_.mail_entry(ticket + i), buffer.data() + std::size_t{i} * entry, std::size_t{run} * entry, c);
+    win_.put(b.target, layout_.mail_entry(b.ticket + i), entries + std::size_t{i} * entry, std::size_t{run} * entry, c);
     i += run;
   }
-  win_.flush(target, c);  // the entries are complete at the target before their seq word says so
-  win_.replace(target, layout_.mail_seq(ticket), ticket + 1, c);
-  win_.flush(target, c);  // the seq word is visible before the doorbell rings (different words: no order otherwise)
-  win_.add(target, layout_.doorbell(), 1, c);  // flushed by the caller, lazily
+}
+
+void TaskMailbox::flush_targets(std::span<const MailBatch> round, MailBatch::Step step, CommCounters& c) {
+  for (std::size_t i = 0; i < round.size(); ++i) {
+    if (round[i].step != step) continue;
+    bool earlier = false;  // a round has a few batches: a quadratic look is cheap
+    for (std::size_t j = 0; j < i && !earlier; ++j) earlier = round[j].step == step && round[j].target == round[i].target;
+    if (!earlier) win_.flush(round[i].target, c);
+  }
+}
+
+bool TaskMailbox::write_ready(std::span<MailBatch> round, const std::byte* slots, CommCounters& c) {
+  using Step = MailBatch::Step;
+  std::uint64_t entries = 0;
+  std::size_t left = 0;
+  for (MailBatch& b : round) {
+    if (b.step != Step::waiting) continue;
+    if (has_room(b.target, b.ticket + b.count, c)) {
+      b.step = Step::ready;
+      entries += b.count;
+    } else {
+      ++left;
+    }
+  }
+  if (entries == 0) return left == 0;
+  // The puts read these entries until the flush below: sized once, not grown meanwhile.
+  thread_local std::vector<std::byte> buffer;
+  buffer.assign(entries * layout_.mailbox_entry, std::byte{0});
+  std::size_t at = 0;
+  for (const MailBatch& b : round) {
+    if (b.step != Step::ready) continue;
+    put_entries(b, slots, buffer.data() + at, c);
+    at += b.count * layout_.mailbox_entry;
+  }
+  flush_targets(round, Step::ready, c);  // the entries are complete at their targets before their seq words say so
+  for (const MailBatch& b : round)
+    if (b.step == Step::ready) win_.replace(b.target, layout_.mail_seq(b.ticket), b.ticket + 1, c);
+  flush_targets(round, Step::ready, c);  // the seq words are visible before the doorbells ring (different words: no order otherwise)
+  for (MailBatch& b : round) {
+    if (b.step != Step::ready) continue;
+    win_.add(b.target, layout_.doorbell(), 1, c);  // flushed by a wait below, or lazily by the caller
+    b.step = Step::sent;
+  }
+  return left == 0;
 }
 
 void TaskMailbox::get_entries(std::uint64_t first, std::uint32_t n, std::byte* to, CommCounters& c) {

@@ -5,18 +5,23 @@
 // then one task slot), a seq word per entry, a ticket counter
 // (mail_reserved) and the count the owner consumed (mail_consumed).
 //
-// Sender of a batch of n tasks (any thread of any rank; n <= slots):
-//   t = fetch-add(reserved, n)                       -- tickets t .. t+n-1
-//   wait until t + n <= consumed + slots             -- `consumed` as this process last
-//                                                      read it; NO_OP reads of it only
-//                                                      while that says full (`progress`
-//                                                      runs meanwhile)
-//   put(entries t .. t+n-1) + flush                  -- header {from, n, kind} + task slot each
-//   accumulate(seq[t % slots], REPLACE, t + 1) + flush
-//   accumulate(doorbell, SUM, 1)                     -- after the seq word: the owner looks
-//                                                      at the mailbox when it rings; its
-//                                                      flush is the caller's (a lazy flush,
-//                                                      as CompletionInbox's seq word)
+// Sender of a round of batches (any thread of any rank; each batch of
+// n <= slots tasks for one target; a success-only victim answers every
+// waiting request of a poll in one round; "flush" below flushes each of the
+// batches' targets once):
+//   t_b = fetch-add(reserved at b's target, n_b), every b; flush
+//                                                    -- tickets t_b .. t_b+n_b-1
+//   the batches with room (t_b + n_b <= consumed + slots, `consumed` as this
+//   process last read it; NO_OP reads of it only where that says full):
+//     put(entries t_b ..) every such b; flush       -- header {from, n, kind} + task slot each
+//     accumulate(seq[t_b % slots], REPLACE, t_b + 1) every such b; flush
+//     accumulate(doorbell, SUM, 1) every such b      -- after the seq words: the owner looks
+//                                                      at its mailbox when it rings
+//   the rest: flush (the doorbells land), run `progress`, and again for
+//   those that have room now, until none is left.
+// The last doorbells' flush is the caller's (a lazy flush, as CompletionInbox's
+// seq word). A round blocks for three round trips however many batches it
+// carries, where one batch at a time cost three each.
 // Owner (one thread at a time, under the mailbox lock), next ticket c:
 //   fetch NO_OP of seq[c % slots]; while it is c + 1: get entries c .. c+n-1
 //   (n from the header) + flush, deliver them, c += n; then
@@ -32,8 +37,13 @@
 // raises it, so an old value can only say "full" too often, never "room"
 // where there is none. Each process keeps the highest value it read per
 // target (relaxed atomics: a hint, read and raised by any sending thread),
-// so a sender pays the read only when a mailbox looked full: one blocking
-// round trip fewer per batch.
+// so a sender pays the read only when a mailbox looked full.
+// Progress: a sender never holds a ticket that has room without writing its
+// batch (it writes every batch as soon as it has room, also while it waits
+// for others), and every waiting sender drains its own mailbox (`progress`).
+// An owner's drain stops only at the first unwritten ticket, which then has
+// room (t = consumed), so its sender writes it at its next check: no cycle of
+// senders waiting for each other's mailboxes.
 // Words: reserved SUM; consumed and seq REPLACE by their single writer.
 #pragma once
 
@@ -42,6 +52,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "rma/rma_window.hpp"
@@ -50,6 +61,17 @@
 namespace heist::rma {
 
 enum class MailKind : std::uint32_t { request = 1, push = 2 };
+
+// One batch of a send round: `count` task slots for `target`, at byte
+// `offset` of the round's slot buffer (stride bytes each, back to back).
+struct MailBatch {
+  int target = -1;
+  MailKind kind = MailKind::request;
+  std::size_t offset = 0;
+  std::uint64_t count = 0;   // the fetch-and-add's operand: read by MPI until the flush
+  std::uint64_t ticket = 0;  // send_round's
+  enum class Step : std::uint8_t { waiting, ready, sent } step = Step::waiting;  // send_round's
+};
 
 struct MailHeader {
   std::uint32_t from;   // sending rank
@@ -66,19 +88,24 @@ class TaskMailbox {
   // Largest batch one send may carry.
   std::uint32_t max_batch() const noexcept { return static_cast<std::uint32_t>(layout_.mailbox_slots); }
 
-  // Sends n task slots (stride bytes each, back to back) to `target`;
-  // blocks, running `progress`, while its mailbox is full. The doorbell's
-  // add is left unflushed: the caller flushes `target` later (lazily).
+  // Sends every batch of `round` (slots: the round's slot buffer); blocks,
+  // running `progress`, while a target's mailbox is full. The last doorbells
+  // are left unflushed: the caller flushes every target later (lazily).
   template <class Progress>
-  void send(int target, MailKind kind, const std::byte* slots, std::uint32_t n, CommCounters& c,
-            Progress&& progress) {
-    const std::uint64_t ticket = win_.fetch_add_sync(target, layout_.mail_reserved(), n, c);
-    if (!has_room(target, ticket + n, c)) {
-      ++c.mailbox_full_waits;
-      do progress();
-      while (!has_room(target, ticket + n, c));
+  void send_round(std::span<MailBatch> round, const std::byte* slots, CommCounters& c, Progress&& progress) {
+    if (round.empty()) return;
+    for (MailBatch& b : round) {
+      check_batch(b.count);
+      b.step = MailBatch::Step::waiting;
+      win_.fetch_add(b.target, layout_.mail_reserved(), &b.count, &b.ticket, c);
     }
-    write(target, ticket, kind, slots, n, c);
+    flush_targets(round, MailBatch::Step::waiting, c);
+    if (write_ready(round, slots, c)) return;
+    ++c.mailbox_full_waits;
+    do {
+      flush_targets(round, MailBatch::Step::sent, c);  // the doorbells rung so far land before this sender waits
+      progress();
+    } while (!write_ready(round, slots, c));
   }
 
   // Delivers every complete batch (deliver(header, slots, n), the slots
@@ -100,8 +127,15 @@ class TaskMailbox {
 
  private:
   bool has_room(int target, std::uint64_t end, CommCounters& c);
-  void write(int target, std::uint64_t ticket, MailKind kind, const std::byte* slots, std::uint32_t n,
-             CommCounters& c);
+  void check_batch(std::uint64_t n) const;
+  // Flushes the targets of the round's batches at `step`, each once (a flush
+  // per target, not MPI_Win_flush_all: with osc pt2pt that asks every rank).
+  void flush_targets(std::span<const MailBatch> round, MailBatch::Step step, CommCounters& c);
+  // Writes (entries, seq word, doorbell) every unwritten batch that has room;
+  // true when none is left.
+  bool write_ready(std::span<MailBatch> round, const std::byte* slots, CommCounters& c);
+  // Puts b's entries (header + slot each), built in `entries`.
+  void put_entries(const MailBatch& b, const std::byte* slots, std::byte* entries, CommCounters& c);
   // The batch at consumed_ if complete: header_ and slots_ filled, its size returned (0: none).
   std::uint32_t next_batch(CommCounters& c);
   void get_entries(std::uint64_t first, std::uint32_t n, std::byte* to, CommCounters& c);
