@@ -12,7 +12,7 @@ CompletionInbox::CompletionInbox(RmaWindow& window, const WindowLayout& layout, 
     : win_(window),
       layout_(layout),
       rank_(rank),
-      seen_consumed_(std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(ranks))),
+      room_(static_cast<std::size_t>(ranks), layout.inbox_slots, WindowLayout::kInboxConsumed),
       entry_(layout.inbox_entry) {}
 
 void CompletionInbox::reject_if_invalid(const InboxEntryHeader& h) const {
@@ -24,16 +24,6 @@ void CompletionInbox::reject_if_invalid(const InboxEntryHeader& h) const {
 
 std::uint64_t CompletionInbox::reserve(int target, CommCounters& c) {
   return win_.fetch_add_sync(target, WindowLayout::kInboxReserved, 1, c);
-}
-
-bool CompletionInbox::has_room(int target, std::uint64_t ticket, CommCounters& c) {
-  std::atomic<std::uint64_t>& seen = seen_consumed_[static_cast<std::size_t>(target)];
-  if (ticket < seen.load(std::memory_order_relaxed) + layout_.inbox_slots) return true;
-  const std::uint64_t consumed = win_.read_sync(target, WindowLayout::kInboxConsumed, c);
-  std::uint64_t old = seen.load(std::memory_order_relaxed);
-  while (old < consumed && !seen.compare_exchange_weak(old, consumed, std::memory_order_relaxed)) {
-  }
-  return ticket < consumed + layout_.inbox_slots;
 }
 
 void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out,

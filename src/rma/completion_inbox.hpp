@@ -5,7 +5,8 @@
 //
 // Sender (any thread of any rank; many concurrently):
 //   t = fetch-add(reserved, 1)                      -- a unique ticket
-//   wait until t < consumed + slots (re-read consumed, NO_OP, with back-off)
+//   wait until t < consumed + slots (consumed as last read here, RingRoom;
+//                                                  re-read, NO_OP, only while that says full)
 //   put(entry t % slots) + flush                    -- header, output bytes, error text
 //   accumulate(seq[t % slots], REPLACE, t + 1)      -- flushed lazily by the caller
 // Owner (one thread at a time, under the inbox lock), next ticket c:
@@ -26,16 +27,15 @@
 // a time; reserved: SUM).
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstring>
-#include <memory>
 #include <cstdint>
 #include <mutex>
 #include <string_view>
 #include <vector>
 
 #include "rma/inbox_entry.hpp"
+#include "rma/ring_room.hpp"
 #include "rma/rma_window.hpp"
 #include "rma/window_layout.hpp"
 
@@ -68,16 +68,13 @@ class CompletionInbox {
   // Throws DistError unless check_inbox_entry accepts the entry.
   void reject_if_invalid(const InboxEntryHeader& h) const;
   std::uint64_t reserve(int target, CommCounters& c);
-  bool has_room(int target, std::uint64_t ticket, CommCounters& c);
   void write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out, std::string_view error,
              CommCounters& c);
 
   RmaWindow& win_;
   WindowLayout layout_;
   int rank_;
-  // consumed values seen per target (a lower bound: it only grows), so most
-  // sends skip the read of `consumed`. Relaxed: any stale value is safe.
-  std::unique_ptr<std::atomic<std::uint64_t>[]> seen_consumed_;
+  RingRoom room_;  // the targets' `consumed`, as last read: most sends skip that read
   std::mutex drain_mutex_;
   std::uint64_t consumed_ = 0;  // owner: next ticket to apply (under drain_mutex_)
   std::vector<std::byte> entry_;  // owner's buffer (under drain_mutex_)
@@ -87,7 +84,7 @@ template <class Progress>
 void CompletionInbox::send(int target, const InboxEntryHeader& header, const void* out, std::string_view error,
                            CommCounters& c, Progress&& progress) {
   const std::uint64_t ticket = reserve(target, c);
-  while (!has_room(target, ticket, c)) progress();
+  while (!room_.has_room(win_, target, ticket + 1, c)) progress();
   write(target, ticket, header, out, error, c);
 }
 

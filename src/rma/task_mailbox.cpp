@@ -12,18 +12,7 @@ TaskMailbox::TaskMailbox(RmaWindow& window, const WindowLayout& layout, int rank
     : win_(window),
       layout_(layout),
       rank_(rank),
-      known_consumed_(std::make_unique<std::atomic<std::uint64_t>[]>(layout.ranks)) {}
-
-bool TaskMailbox::has_room(int target, std::uint64_t end, CommCounters& c) {
-  // Relaxed: a hint that only rises; the window read below is the truth.
-  std::atomic<std::uint64_t>& known = known_consumed_[static_cast<std::size_t>(target)];
-  std::uint64_t seen = known.load(std::memory_order_relaxed);
-  if (end <= seen + layout_.mailbox_slots) return true;
-  const std::uint64_t now = win_.read_sync(target, layout_.mail_consumed(), c);
-  while (seen < now && !known.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
-  }
-  return end <= now + layout_.mailbox_slots;
-}
+      room_(layout.ranks, layout.mailbox_slots, layout.mail_consumed()) {}
 
 void TaskMailbox::check_batch(std::uint64_t n) const {
   if (n == 0 || n > max_batch())
@@ -64,7 +53,7 @@ bool TaskMailbox::write_ready(std::span<MailBatch> round, const std::byte* slots
   std::size_t left = 0;
   for (MailBatch& b : round) {
     if (b.step != Step::waiting) continue;
-    if (has_room(b.target, b.ticket + b.count, c)) {
+    if (room_.has_room(win_, b.target, b.ticket + b.count, c)) {
       b.step = Step::ready;
       entries += b.count;
     } else {

@@ -33,11 +33,8 @@
 // reads seq words only where a batch starts, and an older value there (an
 // earlier lap's first ticket t' = t - k * slots, or nothing) is never
 // t + 1, so a batch is delivered exactly once and never before it is whole.
-// The room check may use an old value of `consumed`: the owner only ever
-// raises it, so an old value can only say "full" too often, never "room"
-// where there is none. Each process keeps the highest value it read per
-// target (relaxed atomics: a hint, read and raised by any sending thread),
-// so a sender pays the read only when a mailbox looked full.
+// The room check may use an old value of `consumed` (RingRoom), so a
+// sender pays its read only when a mailbox looked full.
 // Progress: a sender never holds a ticket that has room without writing its
 // batch (it writes every batch as soon as it has room, also while it waits
 // for others), and every waiting sender drains its own mailbox (`progress`).
@@ -47,14 +44,13 @@
 // Words: reserved SUM; consumed and seq REPLACE by their single writer.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
 
+#include "rma/ring_room.hpp"
 #include "rma/rma_window.hpp"
 #include "rma/window_layout.hpp"
 
@@ -126,7 +122,6 @@ class TaskMailbox {
   }
 
  private:
-  bool has_room(int target, std::uint64_t end, CommCounters& c);
   void check_batch(std::uint64_t n) const;
   // Flushes the targets of the round's batches at `step`, each once (a flush
   // per target, not MPI_Win_flush_all: with osc pt2pt that asks every rank).
@@ -143,7 +138,7 @@ class TaskMailbox {
   RmaWindow& win_;
   WindowLayout layout_;
   int rank_;
-  std::unique_ptr<std::atomic<std::uint64_t>[]> known_consumed_;  // [target]: highest `consumed` read there
+  RingRoom room_;  // the targets' `consumed`, as last read
   std::mutex drain_mutex_;
   std::uint64_t consumed_ = 0;    // owner: next ticket to deliver (under drain_mutex_)
   MailHeader header_{};           // owner (under drain_mutex_)
