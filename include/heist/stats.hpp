@@ -56,7 +56,8 @@ struct WorkerStats {
   std::uint64_t tasks_served = 0;           // ... with this many tasks
   std::uint64_t pushes = 0;                 // --balance push: transfers this worker sent
   std::uint64_t tasks_pushed = 0;           // ... with this many tasks
-  std::uint64_t mailbox_full_waits = 0;     // answers and pushes that found the target's mailbox full and waited
+  std::uint64_t mailbox_rounds = 0;         // sends of this worker's answers or pushes, each one round of one or more batches
+  std::uint64_t mailbox_full_waits = 0;     // rounds that found a target's mailbox full and waited
   std::uint64_t rma_atomics = 0;  // MPI fetch-and-op, compare-and-swap, accumulate
   std::uint64_t rma_gets = 0;
   std::uint64_t rma_puts = 0;

@@ -163,6 +163,7 @@ WorkerStats RunStats::total() const {
     t.requests_served += w.requests_served;
     t.tasks_served += w.tasks_served;
     t.pushes += w.pushes;
+    t.mailbox_rounds += w.mailbox_rounds;
     t.mailbox_full_waits += w.mailbox_full_waits;
     t.tasks_pushed += w.tasks_pushed;
     for (std::size_t l = 0; l < std::size(t.levels); ++l) {

@@ -45,7 +45,8 @@ struct CommCounters {
   std::uint64_t bytes = 0;    // payload moved by gets and puts (and atomics' operands)
   std::uint64_t lazy_flushes = 0;  // deferred completion of non-blocking calls (not a protocol round trip)
   std::uint64_t inter_node = 0;    // operations whose target is on another node
-  std::uint64_t mailbox_full_waits = 0;  // TaskMailbox sends that waited for room
+  std::uint64_t mailbox_rounds = 0;      // TaskMailbox::send_round calls
+  std::uint64_t mailbox_full_waits = 0;  // ... that waited for room
   void add_to(WorkerStats& s) const noexcept {
     s.rma_inter_node += inter_node;
     s.rma_atomics += atomics;
@@ -54,6 +55,7 @@ struct CommCounters {
     s.rma_flushes += flushes;
     s.rma_bytes += bytes;
     s.rma_lazy_flushes += lazy_flushes;
+    s.mailbox_rounds += mailbox_rounds;
     s.mailbox_full_waits += mailbox_full_waits;
   }
 };

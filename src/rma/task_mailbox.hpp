@@ -90,6 +90,7 @@ class TaskMailbox {
   template <class Progress>
   void send_round(std::span<MailBatch> round, const std::byte* slots, CommCounters& c, Progress&& progress) {
     if (round.empty()) return;
+    ++c.mailbox_rounds;
     for (MailBatch& b : round) {
       check_batch(b.count);
       b.step = MailBatch::Step::waiting;

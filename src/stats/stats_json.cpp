@@ -42,7 +42,7 @@ nlohmann::json to_json(const WorkerStats& w) {
                {"inter_node", w.rma_inter_node}}},
       {"requests_served", w.requests_served}, {"tasks_served", w.tasks_served},
       {"pushes", w.pushes},                   {"tasks_pushed", w.tasks_pushed},
-      {"mailbox_full_waits", w.mailbox_full_waits},
+      {"mailbox_rounds", w.mailbox_rounds},   {"mailbox_full_waits", w.mailbox_full_waits},
   };
   out["failed_steals_inter_node"] = w.levels[kMachine].failures;
   out["levels"] = std::move(levels);

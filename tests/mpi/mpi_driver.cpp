@@ -12,6 +12,9 @@
 //   full_mailbox rank 1 holds its first task for --long-s without polling while
 //             rank 0 pushes to it (--balance push): rank 0 must wait for room in
 //             rank 1's mailbox, and every task must still run exactly once.
+//   answer_round rank 0 holds its first task for --long-s while the other ranks
+//             (success-only, each rank its own node) ask it for work: its next
+//             poll answers several requests in one mailbox round; every task once.
 //   matrix    one tree for each combination of --victims x --chunks x --protocols x
 //             --balances x --remote-steals (comma lists), exactly-once each; the
 //             statistics per level must agree with the totals, and success-only
@@ -470,6 +473,58 @@ int run_full_mailbox(Settings& s) {
   return rt.rank() == 0 && !ok ? 1 : 0;
 }
 
+// ---- answer_round: several success-only answers in one mailbox round ----
+// Rank 0 spawns every task (help-first: all queued, its polls advertise
+// them), then runs the first for --long-s without polling, while the other
+// ranks, idle, read its load on the board and ask it for work. Its next
+// poll finds their requests waiting and answers them in one round
+// (TaskMailbox::send_round with several batches). Checks: every task once,
+// and rank 0 sent fewer rounds than answers (else the case did not occur).
+std::atomic<bool> g_round_held{false};
+
+void round_task(const std::uint64_t& id) {
+  tally(id);
+  if (g_rank == 0 && !g_round_held.exchange(true, std::memory_order_relaxed))
+    busy_for(static_cast<std::int64_t>(g_hold_s * 1e9));
+  busy_for(100'000);
+}
+const auto round_task_ = heist::register_task<round_task>("mpi_driver.round_task");
+
+int run_answer_round(Settings& s) {
+  heist::Runtime rt(s.options);
+  g_rank = rt.rank();
+  g_hold_s = s.long_s;
+  constexpr std::uint64_t kTasks = 600;
+  Expected e;
+  for (std::uint64_t id = 1; id <= kTasks; ++id) {
+    ++e.count;
+    e.sum += id;
+    e.sq += id * id;
+  }
+  (void)rt.sum_over_ranks(0);  // every rank is up before rank 0 starts
+  rt.root([&] {
+    for (std::uint64_t id = 1; id <= kTasks; ++id) heist::spawn(round_task_, id);
+    heist::wait();
+  });
+  bool ok = combine_and_check(rt, e, "answer_round");
+  const heist::RunStats stats = rt.stats();  // every rank's workers, on rank 0
+  if (rt.rank() == 0) {
+    std::uint64_t answers = 0, rounds = 0;
+    for (const heist::WorkerStats& w : stats.workers) {
+      if (w.rank != 0) continue;
+      answers += w.requests_served;
+      rounds += w.mailbox_rounds;
+    }
+    std::printf("rank 0: %llu answers in %llu mailbox rounds\n", static_cast<unsigned long long>(answers),
+                static_cast<unsigned long long>(rounds));
+    if (rounds >= answers) {
+      std::printf("no round carried several answers: the case under test did not occur\n");
+      ok = false;
+    }
+  }
+  return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
 void extra_task(const int&) {}
 
 int run_mismatch(Settings& s) {
@@ -516,6 +571,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("mismatch")->callback([&] { rc = run_mismatch(s); });
   app.add_subcommand("dependents")->callback([&] { rc = run_dependents(s); });
   app.add_subcommand("full_mailbox")->callback([&] { rc = run_full_mailbox(s); });
+  app.add_subcommand("answer_round")->callback([&] { rc = run_answer_round(s); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
