@@ -424,41 +424,52 @@ int run_dependents(Settings& s) {
   return 0;
 }
 
-// ---- full_mailbox: pushes to a rank that does not drain its mailbox ----
-// Rank 1 runs the first task it gets for --long-s without polling, so the
-// batches rank 0 pushes meanwhile pile up in its mailbox until rank 0 has
-// to wait for room (TaskMailbox::has_room: a sender that took room it does
-// not have overwrites batches not yet read, and tasks are lost or the run
-// hangs). Checks: every task once (tallies over both ranks), and rank 0
-// reported at least one wait (else the test did not test the full case).
-std::atomic<bool> g_held{false};
-double g_hold_s = 0;
-
-void pushed_task(const std::uint64_t& id) {
-  tally(id);
-  if (g_rank != 0 && !g_held.exchange(true, std::memory_order_relaxed))
-    busy_for(static_cast<std::int64_t>(g_hold_s * 1e9));
-  busy_for(100'000);
-}
-const auto pushed_task_ = heist::register_task<pushed_task>("mpi_driver.pushed_task");
-
-int run_full_mailbox(Settings& s) {
-  heist::Runtime rt(s.options);
-  g_rank = rt.rank();
-  g_hold_s = s.long_s;
-  constexpr std::uint64_t kTasks = 2000;  // 0.2 s on rank 0 alone: it still has tasks when rank 1 starts, on a loaded machine too
+// Runs `tasks` tasks with ids 1..tasks, all spawned by the root on rank 0
+// once every rank is up, and checks each ran once (tallies over the ranks).
+template <class Task>
+bool run_id_tasks(heist::Runtime& rt, const Task& task, std::uint64_t tasks, const char* what) {
   Expected e;
-  for (std::uint64_t id = 1; id <= kTasks; ++id) {
+  for (std::uint64_t id = 1; id <= tasks; ++id) {
     ++e.count;
     e.sum += id;
     e.sq += id * id;
   }
-  (void)rt.sum_over_ranks(0);  // both ranks are up before rank 0 starts
+  (void)rt.sum_over_ranks(0);  // every rank is up before rank 0 starts
   rt.root([&] {
-    for (std::uint64_t id = 1; id <= kTasks; ++id) heist::spawn(pushed_task_, id);
+    for (std::uint64_t id = 1; id <= tasks; ++id) heist::spawn(task, id);
     heist::wait();
   });
-  bool ok = combine_and_check(rt, e, "full_mailbox");
+  return combine_and_check(rt, e, what);
+}
+
+// full_mailbox and answer_round: 100 us tasks, of which the first one run on
+// the held side (rank 0, or a rank other than 0) holds its rank for
+// --long-s without polling. One process runs one of the two.
+std::atomic<bool> g_held{false};
+double g_hold_s = 0;
+bool g_hold_rank0 = false;
+
+void held_task(const std::uint64_t& id) {
+  tally(id);
+  if ((g_rank == 0) == g_hold_rank0 && !g_held.exchange(true, std::memory_order_relaxed))
+    busy_for(static_cast<std::int64_t>(g_hold_s * 1e9));
+  busy_for(100'000);
+}
+const auto held_task_ = heist::register_task<held_task>("mpi_driver.held_task");
+
+// ---- full_mailbox: pushes to a rank that does not drain its mailbox ----
+// Rank 1 runs the first task it gets for --long-s without polling, so the
+// batches rank 0 pushes meanwhile pile up in its mailbox until rank 0 has
+// to wait for room (RingRoom: a sender that took room it does not have
+// overwrites batches not yet read, and tasks are lost or the run hangs).
+// Checks: every task once (tallies over both ranks), and rank 0 reported at
+// least one wait (else the test did not test the full case).
+int run_full_mailbox(Settings& s) {
+  heist::Runtime rt(s.options);
+  g_rank = rt.rank();
+  g_hold_s = s.long_s;
+  // 2,000 tasks, 0.2 s on rank 0 alone: it still has tasks when rank 1 starts, on a loaded machine too.
+  bool ok = run_id_tasks(rt, held_task_, 2000, "full_mailbox");
   const heist::WorkerStats total = rt.stats().total();  // every rank's workers, on rank 0
   const std::uint64_t waits = total.mailbox_full_waits;
   const std::uint64_t pushed = total.tasks_pushed;
@@ -480,33 +491,12 @@ int run_full_mailbox(Settings& s) {
 // poll finds their requests waiting and answers them in one round
 // (TaskMailbox::send_round with several batches). Checks: every task once,
 // and rank 0 sent fewer rounds than answers (else the case did not occur).
-std::atomic<bool> g_round_held{false};
-
-void round_task(const std::uint64_t& id) {
-  tally(id);
-  if (g_rank == 0 && !g_round_held.exchange(true, std::memory_order_relaxed))
-    busy_for(static_cast<std::int64_t>(g_hold_s * 1e9));
-  busy_for(100'000);
-}
-const auto round_task_ = heist::register_task<round_task>("mpi_driver.round_task");
-
 int run_answer_round(Settings& s) {
   heist::Runtime rt(s.options);
   g_rank = rt.rank();
   g_hold_s = s.long_s;
-  constexpr std::uint64_t kTasks = 600;
-  Expected e;
-  for (std::uint64_t id = 1; id <= kTasks; ++id) {
-    ++e.count;
-    e.sum += id;
-    e.sq += id * id;
-  }
-  (void)rt.sum_over_ranks(0);  // every rank is up before rank 0 starts
-  rt.root([&] {
-    for (std::uint64_t id = 1; id <= kTasks; ++id) heist::spawn(round_task_, id);
-    heist::wait();
-  });
-  bool ok = combine_and_check(rt, e, "answer_round");
+  g_hold_rank0 = true;
+  bool ok = run_id_tasks(rt, held_task_, 600, "answer_round");
   const heist::RunStats stats = rt.stats();  // every rank's workers, on rank 0
   if (rt.rank() == 0) {
     std::uint64_t answers = 0, rounds = 0;
