@@ -50,7 +50,8 @@ struct WorkerStats {
   std::uint64_t public_releases = 0;        // releases to the process's public queue (window)
   std::uint64_t public_acquires = 0;        // tasks taken back from it by this process
   std::uint64_t tasks_kept_local = 0;       // taken for another process but local-only (or closures): put back
-  std::uint64_t completions_sent = 0;       // tasks of other ranks finished here and reported back
+  std::uint64_t completions_sent = 0;       // completion entries sent to other ranks (a task's, or a report's)
+  std::uint64_t tasks_reported = 0;         // escaping tasks of other ranks run here and reported by foreign proxies
   std::uint64_t completions_applied = 0;    // reports from other ranks applied here
   std::uint64_t requests_served = 0;        // success-only: requests of other ranks this worker answered
   std::uint64_t tasks_served = 0;           // ... with this many tasks

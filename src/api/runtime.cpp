@@ -148,6 +148,7 @@ WorkerStats RunStats::total() const {
     t.tasks_kept_local += w.tasks_kept_local;
     t.help_floor_refusals += w.help_floor_refusals;
     t.completions_sent += w.completions_sent;
+    t.tasks_reported += w.tasks_reported;
     t.completions_applied += w.completions_applied;
     t.rma_atomics += w.rma_atomics;
     t.rma_gets += w.rma_gets;

@@ -134,21 +134,33 @@ void DistContext::drain_inbox(sched::Worker& w, PerWorker& p) {
   const std::size_t applied =
       inbox_.drain(p.comm, [&](const InboxEntryHeader& h, const std::byte* out, std::string_view error) {
         w.finish_foreign(GlobalRef::from_bits(h.completion), GlobalRef::from_bits(h.sync),
-                         GlobalRef::from_bits(h.out), out, h.out_size, error);
+                         GlobalRef::from_bits(h.out), out, h.out_size, error, h.count);
       });
   w.stats_ref().completions_applied += applied;
 }
 
 void DistContext::send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out,
                                   std::size_t out_size, std::string_view error) {
+  const InboxEntryHeader h{task.completion.bits(), task.out.bits(), task.sync.bits(),
+                           static_cast<std::uint32_t>(out_size), 0};
+  send_entry(w, static_cast<int>(task.completion.rank()), h, out, error);
+}
+
+void DistContext::send_report(sched::Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error) {
+  const InboxEntryHeader h{origin.bits(), 0, 0, 0, 0, count};
+  send_entry(w, static_cast<int>(origin.rank()), h, nullptr, error);
+  w.stats_ref().tasks_reported += count;
+}
+
+void DistContext::send_entry(sched::Worker& w, int target, const InboxEntryHeader& header, const void* out,
+                             std::string_view error) {
   PerWorker& p = of(w);
   flush_pending(p);
-  InboxEntryHeader h{task.completion.bits(), task.out.bits(), task.sync.bits(), static_cast<std::uint32_t>(out_size), 0};
-  inbox_.send(static_cast<int>(task.completion.rank()), h, out, error, p.comm, [&] {
+  inbox_.send(target, header, out, error, p.comm, [&] {
     drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
     std::this_thread::yield();
   });
-  defer_flush(p, static_cast<int>(task.completion.rank()));  // the seq write
+  defer_flush(p, target);  // the seq write
   ++w.stats_ref().completions_sent;
 }
 

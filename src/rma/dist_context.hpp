@@ -29,6 +29,7 @@
 #include "platform/rng.hpp"
 #include "policy/locality_plan.hpp"
 #include "rma/completion_inbox.hpp"
+#include "task/global_ref.hpp"
 #include "rma/mpi_session.hpp"
 #include "rma/rma_window.hpp"
 #include "rma/window_layout.hpp"
@@ -100,6 +101,8 @@ class DistContext {
   void drain_inbox(sched::Worker& w, PerWorker& p);
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error);
+  // `count` escaping tasks of `origin`'s scope finished here (a foreign proxy's report).
+  void send_report(sched::Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error);
 
  private:
   sched::Scheduler& sched_;
@@ -112,6 +115,8 @@ class DistContext {
   RmaWindow window_;
   CompletionInbox inbox_;
   std::vector<PerWorker> per_worker_;
+  void send_entry(sched::Worker& w, int target, const InboxEntryHeader& header, const void* out,
+                  std::string_view error);
   std::mutex owner_;
   RemoteToken token_;
 };

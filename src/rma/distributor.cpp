@@ -98,6 +98,10 @@ void Distributor::send_completion(sched::Worker& w, const task::TaskHeader& task
   or_abort(ctx_.comm(), ctx_.rank(), [&] { ctx_.send_completion(w, task, out, out_size, error); });
 }
 
+void Distributor::send_report(sched::Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error) {
+  or_abort(ctx_.comm(), ctx_.rank(), [&] { ctx_.send_report(w, origin, count, error); });
+}
+
 // ---------------------------------------------------------------- statistics
 
 void Distributor::add_counters(RunStats& stats) const {

@@ -74,6 +74,7 @@ class Distributor final : public sched::RemoteWork {
   bool request(sched::Worker& w, policy::SearchDriver& search) override;
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error) override;
+  void send_report(sched::Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error) override;
   bool region_done(sched::Worker& w) override;
 
   // Adds the RMA counters to the workers' statistics (the progress thread's to worker 0's).

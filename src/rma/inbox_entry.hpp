@@ -14,7 +14,12 @@ struct InboxEntryHeader {
   std::uint64_t sync;        // GlobalRef bits: the task handle to complete (or null)
   std::uint32_t out_size;    // output bytes that follow
   std::uint32_t error_size;  // error-message bytes that follow the output (task threw)
+  // Tasks of `completion` this entry completes: 1, or a foreign proxy's
+  // report of every escaping task it ran (sched/proxy_scope.hpp), which
+  // carries no output and no handle.
+  std::uint32_t count = 1;
+  std::uint32_t unused = 0;
 };
-static_assert(sizeof(InboxEntryHeader) == 32);
+static_assert(sizeof(InboxEntryHeader) == 40);
 
 }  // namespace heist::rma

@@ -54,6 +54,10 @@ class RemoteWork {
   // `error` is non-empty when the task threw.
   virtual void send_completion(Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                                std::string_view error) = 0;
+  // A foreign proxy drained (sched/proxy_scope.hpp): `count` escaping tasks
+  // of the finish scope `origin` (on another rank) finished here, their
+  // descendants too; `error` is the first a task raised, or empty.
+  virtual void send_report(Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error) = 0;
 
   // The distributed region may end: every rank's tasks are done.
   virtual bool region_done(Worker& w) = 0;

@@ -115,8 +115,8 @@ class Worker : public detail::WorkerCore {
   std::uint32_t collect_from_siblings(std::uint32_t max);
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
-                      std::size_t size, std::string_view error) {
-    exec_.finish_foreign(completion, sync, out, bytes, size, error);
+                      std::size_t size, std::string_view error, std::uint32_t count) {
+    exec_.finish_foreign(completion, sync, out, bytes, size, error, count);
   }
   // Another rank found this process's public queue empty: queue the next
   // spawn and release it at once (end_queue polls right after queueing it).

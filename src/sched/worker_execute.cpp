@@ -135,6 +135,10 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
 // theirs) register here; its completion goes back only when they are done,
 // which keeps the origin's finish from draining early (distributor.hpp,
 // termination). Its output lands in a local buffer that travels back.
+// An escaping task with nothing else to send back (no output, no handle)
+// runs under this worker's foreign proxy of its scope instead, which
+// reports it together with the others it counts (proxy_scope.hpp); the task
+// then waits only for its joined children.
 void Executor::execute_foreign(const std::byte* slot) {
   Worker& w = owner();
   const TaskHeader h = *task::header(slot);  // copied: the slot may be reused (execute)
@@ -143,9 +147,12 @@ void Executor::execute_foreign(const std::byte* slot) {
   ++w.no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.level;
+  ForeignProxy* const reporter =
+      h.ief == h.completion && h.out.null() && h.sync.null() && !w.conts_ ? w.joins_.adopt_foreign(h.completion)
+                                                                            : nullptr;
   FinishScope proxy;
   proxy.owner = w.ctx_;
-  Frame child(w.ctx_, &w.current_frame(), &proxy, w.level);
+  Frame child(w.ctx_, &w.current_frame(), reporter != nullptr ? reporter : &proxy, w.level);
   child.levels = 0;  // it moved here: a new top
   child.depth = h.depth;
   detail::FrameCore* const saved = w.frame;
@@ -168,7 +175,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   w.dispatch_.help_until(
       [&] {
         if (child.fence) w.queue_.flush_fence(child);
-        return child.joined_drained() && proxy.drained_for_owner();
+        return child.joined_drained() && (reporter != nullptr || proxy.drained_for_owner());
       },
       floor);
   if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
@@ -177,14 +184,20 @@ void Executor::execute_foreign(const std::byte* slot) {
   --w.no_migrate_;
   w.set_frame(saved);
   ++w.stats_.tasks_executed;
-  const std::int64_t sending = platform::now_ns();
-  w.remote_->send_completion(w, h, out.data(), out.size(), error);
-  w.dispatch_.comm_ns_ += platform::now_ns() - sending;
+  if (reporter != nullptr) {
+    if (!error.empty() && reporter->error.empty()) reporter->error = std::move(error);
+    w.joins_.complete(reporter);  // drains it only if it was sealed meanwhile (a help loop above ran dry)
+    send_reports();
+  } else {
+    const std::int64_t sending = platform::now_ns();
+    w.remote_->send_completion(w, h, out.data(), out.size(), error);
+    w.dispatch_.comm_ns_ += platform::now_ns() - sending;
+  }
   w.dispatch_.poll_between_tasks();
 }
 
 void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes,
-                                std::size_t size, std::string_view error) {
+                                std::size_t size, std::string_view error, std::uint32_t count) {
   if (size > 0 && !out.null()) std::memcpy(out.local<void>(), bytes, size);
   if (!error.empty())
     owner().sched_.record_exception(std::make_exception_ptr(std::runtime_error("heist: " + std::string(error))));
@@ -195,7 +208,20 @@ void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef ou
   // soak's master seed 202, 1 in ~50). When the deque is full it waits in
   // the overflow list, which the help loop runs before it steals.
   if (!sync.null()) owner().queue_.release_dependents(sync.local<detail::SyncNode>(), WorkerQueue::WhenFull::overflow);
-  owner().joins_.complete(completion.local<FinishScope>());
+  owner().joins_.complete(completion.local<FinishScope>(), count);
+}
+
+void Executor::send_reports() {
+  Worker& w = owner();
+  std::vector<ForeignProxy*>& reports = w.joins_.reports();
+  while (!reports.empty()) {
+    ForeignProxy* p = reports.back();
+    reports.pop_back();  // first: sending drains this rank's inbox, which may add reports
+    const std::int64_t sending = platform::now_ns();
+    w.remote_->send_report(w, p->origin, p->adopted, p->error);
+    w.dispatch_.comm_ns_ += platform::now_ns() - sending;
+    delete p;
+  }
 }
 
 }  // namespace heist::sched

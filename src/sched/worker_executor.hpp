@@ -34,8 +34,13 @@ class Executor {
   // Run the task in `slot` (a popped deque slot: it runs in place, see
   // SplitDeque::pop; or any other copy of a slot).
   void execute(const std::byte* slot);
+  // `count` tasks of `completion` finished on another rank (more than one:
+  // a foreign proxy's report, with no output and no handle).
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,
-                      std::size_t size, std::string_view error);
+                      std::size_t size, std::string_view error, std::uint32_t count = 1);
+  // Send the reports of the foreign proxies that drained on this worker
+  // (proxy_scope.hpp); a poll or search step calls it.
+  void send_reports();
   // A slot-sized buffer per help depth, per stack: where a help loop at
   // that depth copies a slot from the overflow list to run it.
   std::byte* exec_buffer(int depth);

@@ -46,7 +46,8 @@ class Joins {
   friend class Executor;
   friend class ContinuationEngine;
 
-  void complete(detail::FinishScope* scope) noexcept;
+  // `n` tasks of `scope` are done (n > 1: a foreign proxy's report).
+  void complete(detail::FinishScope* scope, std::int64_t n = 1) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   // Does this worker count `scope` with plain increments (it owns it, and
   // it is not a sealed proxy)?
@@ -54,12 +55,18 @@ class Joins {
   // A task whose IEF `ief` this worker does not count locally: the open
   // proxy (proxy_scope.hpp) it runs under instead.
   ProxyScope* open_proxy(detail::FinishScope* ief);
+  // An escaping task of another rank's scope `origin`: the open foreign
+  // proxy it runs under (proxy_scope.hpp), which now counts it.
+  ForeignProxy* adopt_foreign(task::GlobalRef origin);
   // Out of tasks: seal every open proxy (proxy_scope.hpp).
   void seal_proxies() noexcept;
-  bool has_open_proxies() const noexcept { return !open_proxies_.empty(); }
+  bool has_open_proxies() const noexcept { return !open_proxies_.empty() || !open_foreign_.empty(); }
   // A sealed proxy has drained: deletes it and returns the scope it stood
-  // for, which its drain completes once (Joins::complete).
-  static detail::FinishScope* release_proxy(detail::FinishScope* scope) noexcept;
+  // for, which its drain completes once (Joins::complete); a foreign proxy
+  // goes to reports_ instead (nullptr).
+  detail::FinishScope* release_proxy(detail::FinishScope* scope) noexcept;
+  // Drained foreign proxies this worker is to report (Executor::send_reports).
+  std::vector<ForeignProxy*>& reports() noexcept { return reports_; }
   void wait_frame(Frame& frame);
   void enter_region() noexcept;
   void leave_region();
@@ -71,6 +78,8 @@ class Joins {
   detail::FinishScope root_scope_;
   Frame root_frame_;
   std::vector<ProxyScope*> open_proxies_;  // opened by this worker, not sealed yet
+  std::vector<ForeignProxy*> open_foreign_;  // the same, standing for other ranks' scopes
+  std::vector<ForeignProxy*> reports_;       // drained here, not reported yet
 };
 
 }  // namespace heist::sched

@@ -58,8 +58,11 @@ void Dispatcher::help_until(Done&& done, std::int64_t floor) {
       backoff.reset();
       continue;
     }
-    // Out of tasks: the proxies this worker opened may drain now.
+    // Out of tasks: the proxies this worker opened may drain now; the
+    // foreign ones that drained (here or on this worker's completions)
+    // report.
     if (w.joins_.has_open_proxies()) w.joins_.seal_proxies();
+    if (!w.joins_.reports().empty()) w.exec_.send_reports();
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
     set_searching(true);
@@ -84,6 +87,7 @@ void Dispatcher::help_until(Done&& done, std::int64_t floor) {
     // grows its stack.
     if (w.remote_ != nullptr && (!within_depth || search_->failed(w.remote_->region_active()))) {
       w.remote_->poll(w);
+      if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
       const std::int64_t reclaim_start = platform::now_ns();
       if (deque.size() > 0 || w.remote_->reclaim(w) > 0) {
         run_overflow();

@@ -125,6 +125,7 @@ void Dispatcher::poll_remote() {
   const std::int64_t start = platform::now_ns();
   owner().remote_->poll(owner());
   comm_ns_ += platform::now_ns() - start;
+  if (!owner().joins_.reports().empty()) owner().exec_.send_reports();
 }
 
 void Dispatcher::poll_between_tasks() {
@@ -160,6 +161,7 @@ std::uint32_t Dispatcher::steal_once() {
   if (owner().sched_.size() == 1) return 0;
   if (owner().at_top_level()) owner().joins_.enter_region();
   if (owner().joins_.has_open_proxies()) owner().joins_.seal_proxies();  // as help_until: out of own tasks
+  if (!owner().joins_.reports().empty()) owner().exec_.send_reports();
   const std::uint32_t taken = try_steal();
   run_overflow();
   return taken;

@@ -5,6 +5,7 @@
 #include "sched/worker.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,7 @@ void Joins::enroll(FinishScope* scope) noexcept {
   else scope->remote.fetch_add(1, std::memory_order_relaxed);
 }
 
-void Joins::complete(FinishScope* scope) noexcept {
+void Joins::complete(FinishScope* scope, std::int64_t n) noexcept {
   // A loop, not a recursion: proxies stand for
   // proxies (a task of a proxy stolen by another worker runs under that
   // worker's), and a chain of escaping asyncs stolen back and forth makes a
@@ -47,19 +48,21 @@ void Joins::complete(FinishScope* scope) noexcept {
   // the stack).
   for (;;) {
     if (counts_locally(scope)) {
-      --scope->local;
+      scope->local -= n;
       return;
     }
     // release: the task's outputs happen before the owner's acquire sees 0.
     // acquire: the last completion of a scope with a suspended owner reads
     // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp);
     // of a sealed proxy, completes its parent (proxy_scope.hpp).
-    if (scope->remote.fetch_sub(1, std::memory_order_acq_rel) != FinishScope::kWaiting + 1) return;
+    if (scope->remote.fetch_sub(n, std::memory_order_acq_rel) != FinishScope::kWaiting + n) return;
     if (scope->proxy != kSealedProxy) {
       owner().conts_->wake(*scope);
       return;
     }
     scope = release_proxy(scope);  // a drained proxy completes its parent
+    if (scope == nullptr) return;  // a foreign proxy: reported later
+    n = 1;
   }
 }
 
@@ -69,22 +72,42 @@ ProxyScope* Joins::open_proxy(FinishScope* ief) {
   return proxy;
 }
 
+ForeignProxy* Joins::adopt_foreign(GlobalRef origin) {
+  for (ForeignProxy* p : open_foreign_) {
+    if (p->origin == origin && p->adopted < UINT32_MAX) {  // (a count that would wrap opens another)
+      ++p->adopted;
+      ++p->local;  // the task, until it ends
+      return p;
+    }
+  }
+  auto* proxy = new ForeignProxy(owner().ctx_, origin);
+  open_foreign_.push_back(proxy);
+  return proxy;
+}
+
 void Joins::seal_proxies() noexcept {
-  for (ProxyScope* p : open_proxies_) {
+  const auto seal = [this](ProxyScope* p) {
     p->proxy = kSealedProxy;
     const std::int64_t folded = p->local + FinishScope::kWaiting;
     p->local = 0;
     // acq_rel: see proxy_scope.hpp (publishes the seal and the local tasks'
     // results; follows the remote completions applied so far).
     if (p->remote.fetch_add(folded, std::memory_order_acq_rel) + folded == FinishScope::kWaiting)
-      complete(release_proxy(p));
-  }
+      if (FinishScope* parent = release_proxy(p)) complete(parent);
+  };
+  for (ProxyScope* p : open_proxies_) seal(p);
   open_proxies_.clear();
+  for (ForeignProxy* p : open_foreign_) seal(p);
+  open_foreign_.clear();
 }
 
 FinishScope* Joins::release_proxy(FinishScope* scope) noexcept {
   auto* proxy = static_cast<ProxyScope*>(scope);
   FinishScope* parent = proxy->parent;
+  if (parent == nullptr) {
+    reports_.push_back(static_cast<ForeignProxy*>(proxy));  // its owner's thread, or a completing worker's
+    return nullptr;
+  }
   delete proxy;
   return parent;
 }

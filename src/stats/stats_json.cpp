@@ -37,6 +37,7 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"public_releases", w.public_releases},             {"public_acquires", w.public_acquires},
       {"tasks_kept_local", w.tasks_kept_local},           {"help_floor_refusals", w.help_floor_refusals},
       {"completions_sent", w.completions_sent},           {"completions_applied", w.completions_applied},
+      {"tasks_reported", w.tasks_reported},
       {"rma", {{"atomics", w.rma_atomics}, {"gets", w.rma_gets}, {"puts", w.rma_puts},
                {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes},
                {"inter_node", w.rma_inter_node}}},

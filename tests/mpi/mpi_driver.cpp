@@ -515,6 +515,78 @@ int run_answer_round(Settings& s) {
   return rt.rank() == 0 && !ok ? 1 : 0;
 }
 
+// ---- foreign_reports: escaping tasks of another rank, reported in bulk ----
+// Rank 0's root opens a finish and asyncs --trees x 1,000 tasks (help-first:
+// all queued, so the other rank steals many); each task with an id up to
+// half of them asyncs a child, which registers with the proxy of the rank
+// it runs on. A rank that runs rank 0's escaping tasks counts them in a
+// foreign proxy per scope and reports them in one entry per drain
+// (sched/proxy_scope.hpp); the first such task rank 1 runs throws after
+// spawning its child, and the error must reach rank 0's root. Checks: every
+// task once (tallies over the ranks), rank 1 reported more tasks than it
+// sent entries, and the root threw rank 1's error.
+std::atomic<bool> g_thrown{false};
+void reported(const std::uint64_t& id);
+const auto reported_task = heist::register_task<reported>("mpi_driver.reported");
+
+void reported(const std::uint64_t& id) {
+  tally(id);
+  busy_for(20'000);
+  constexpr std::uint64_t kHalf = 1u << 30;  // children's ids: id + kHalf
+  if (id < kHalf && id % 2 == 1) heist::async(reported_task, id + kHalf);
+  if (g_rank == 1 && id < kHalf && !g_thrown.exchange(true, std::memory_order_relaxed))  // one of rank 0's
+    throw std::runtime_error("reported task " + std::to_string(id));
+}
+
+int run_foreign_reports(Settings& s) {
+  heist::Runtime rt(s.options);
+  g_rank = rt.rank();
+  const std::uint64_t tasks = 1000 * static_cast<std::uint64_t>(s.trees);
+  Expected e;
+  for (std::uint64_t id = 1; id <= tasks; ++id) {
+    for (const std::uint64_t t : {id, id + (std::uint64_t{1} << 30)}) {
+      if (t != id && id % 2 == 0) continue;
+      ++e.count;
+      e.sum += t;
+      e.sq += t * t;
+    }
+  }
+  (void)rt.sum_over_ranks(0);  // every rank is up before rank 0 starts
+  std::string error;
+  try {
+    rt.root([&] {
+      heist::finish([&] {
+        for (std::uint64_t id = 1; id <= tasks; ++id) heist::async(reported_task, id);
+      });
+    });
+  } catch (const std::exception& x) {
+    error = x.what();
+  }
+  bool ok = combine_and_check(rt, e, "foreign_reports");
+  const std::uint64_t ran_on_1 = rt.sum_over_ranks(g_thrown.load() ? 1 : 0);
+  const heist::RunStats stats = rt.stats();
+  if (rt.rank() == 0) {
+    std::uint64_t entries = 0, reported_tasks = 0;
+    for (const heist::WorkerStats& w : stats.workers) {
+      if (w.rank != 1) continue;
+      entries += w.completions_sent;
+      reported_tasks += w.tasks_reported;
+    }
+    std::printf("rank 1: %llu tasks of rank 0 reported in %llu entries; root error: %s\n",
+                static_cast<unsigned long long>(reported_tasks), static_cast<unsigned long long>(entries),
+                error.empty() ? "(none)" : error.c_str());
+    if (ran_on_1 == 0 || reported_tasks <= entries) {
+      std::printf("rank 1 reported no batch: the case under test did not occur\n");
+      ok = false;
+    }
+    if (ran_on_1 > 0 && error.find("threw on rank 1") == std::string::npos) {
+      std::printf("rank 1's task threw, and rank 0's root did not report it\n");
+      ok = false;
+    }
+  }
+  return rt.rank() == 0 && !ok ? 1 : 0;
+}
+
 void extra_task(const int&) {}
 
 int run_mismatch(Settings& s) {
@@ -562,6 +634,7 @@ int main(int argc, char** argv) {
   app.add_subcommand("dependents")->callback([&] { rc = run_dependents(s); });
   app.add_subcommand("full_mailbox")->callback([&] { rc = run_full_mailbox(s); });
   app.add_subcommand("answer_round")->callback([&] { rc = run_answer_round(s); });
+  app.add_subcommand("foreign_reports")->callback([&] { rc = run_foreign_reports(s); });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

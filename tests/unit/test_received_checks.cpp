@@ -113,6 +113,12 @@ TEST(ReceivedChecks, InboxEntries) {
   EXPECT_NE(check_inbox_entry({here, here, 0, 257, 0}, 256, 1), "");  // output too long
   EXPECT_NE(check_inbox_entry({here, here, 0, 200, 57}, 256, 1), ""); // output + error too long
   EXPECT_NE(check_inbox_entry({here, here, 0, 0xFFFFFFFFu, 2}, 256, 1), "");  // no wrap-around
+  // A foreign proxy's report: many tasks, no output, no handle, maybe an error.
+  EXPECT_EQ(check_inbox_entry({here, 0, 0, 0, 0, 1000}, 256, 1), "");
+  EXPECT_EQ(check_inbox_entry({here, 0, 0, 0, 40, 7}, 256, 1), "");
+  EXPECT_NE(check_inbox_entry({here, 0, 0, 0, 0, 0}, 256, 1), "");     // completes nothing
+  EXPECT_NE(check_inbox_entry({here, here, 0, 8, 0, 2}, 256, 1), "");  // one output for two tasks
+  EXPECT_NE(check_inbox_entry({here, 0, here, 0, 0, 2}, 256, 1), "");  // one handle for two tasks
 }
 
 TEST(ReceivedChecks, StealvalMustDescribeTheVictimsRing) {
