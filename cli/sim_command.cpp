@@ -142,13 +142,14 @@ void print_summary(const nlohmann::json& r) {
               msg["blocking"].get<unsigned long long>(), msg["nonblocking"].get<unsigned long long>(),
               msg["bytes"].get<unsigned long long>(), msg["in_process_ops"].get<unsigned long long>());
   const nlohmann::json& j = r["joins"];
-  if (j["waits_helped"].get<std::uint64_t>() > 0)
+  if (j["waits_helped"].get<std::uint64_t>() > 0 || j["completions_applied"].get<std::uint64_t>() > 0)
     std::printf("joins: %llu waits helped, resumed %s s after their counts drained (summed; longest %s s); "
-                "%llu completions from other processes, %s s in inboxes (summed); "
-                "%llu claims left above a waiting frame\n",
+                "%llu completions from other processes (%llu tasks in foreign proxies' reports), %s s in "
+                "inboxes (summed); %llu claims left above a waiting frame\n",
                 j["waits_helped"].get<unsigned long long>(), num(j["late_resume_s"]).c_str(),
                 num(j["late_resume_max_s"]).c_str(), j["completions_applied"].get<unsigned long long>(),
-                num(j["inbox_wait_s"]).c_str(), j["help_floor_refusals"].get<unsigned long long>());
+                j["tasks_reported"].get<unsigned long long>(), num(j["inbox_wait_s"]).c_str(),
+                j["help_floor_refusals"].get<unsigned long long>());
   std::printf("simulator: %llu events, %s s wall, %s tasks/s\n", r["simulator"]["events"].get<unsigned long long>(),
               num(r["simulator"]["wall_s"]).c_str(), num(r["simulator"]["tasks_per_wall_s"]).c_str());
 }

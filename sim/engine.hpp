@@ -116,6 +116,14 @@ class Engine {
     std::int64_t pending = 0;
     int owner = -1;          // worker
     double drained_at = -1;  // when pending reached 0 (SimResult::late_resume_s)
+    // A foreign proxy (sched/foreign_proxy.hpp): counts the escaping tasks of
+    // another process's scope `stands_for` that its owner ran (`adopted`)
+    // and what they spawned; reports them in one completion once sealed and
+    // drained.
+    bool proxy = false;
+    bool sealed = false;
+    int stands_for = kNoScope;
+    std::int64_t adopted = 0;
   };
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
@@ -138,6 +146,7 @@ class Engine {
     Step step = Step::idle;
     std::vector<Frame> stack;
     SimDeque<Task> deque;
+    std::vector<std::pair<int, int>> foreign_proxies;  // open: (scope of another process, its proxy here)
     policy::SpawnDriver spawn_driver;
     std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
     bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
@@ -171,6 +180,16 @@ class Engine {
     double work_ns = 0, search_ns = 0, steal_ns = 0;
   };
 
+  // A task's completion on its way to the count it decrements: from another
+  // worker of the process (a store to the scope's cache line), or into the
+  // origin process's completion inbox (applied by its next poll).
+  struct Completion {
+    int scope;
+    bool inbox;
+    std::int64_t count = 1;  // tasks it completes (a foreign proxy reports all it adopted)
+    double landed = 0;       // in an inbox: when it arrived
+  };
+
   // A batch of tasks in a process's mailbox (success-only answers, pushes).
   struct Mail {
     int from;
@@ -186,18 +205,11 @@ class Engine {
     policy::RequestBook requests;    // requests of other ranks (victim side)
     std::vector<int> requested;      // ranks it has a request queued at (thief side)
     std::deque<Mail> mailbox;        // delivered, not yet drained
-    std::vector<std::pair<int, double>> inbox;  // completions of its tasks run elsewhere (scope, landed): not yet drained
+    std::vector<Completion> inbox;  // completions of its tasks run elsewhere: not yet drained
     std::uint32_t published = policy::kNothingPublished;  // load last written to the boards
     policy::Pacer<double> push_pacer;
   };
 
-  // A task's completion on its way to the count it decrements: from another
-  // worker of the process (a store to the scope's cache line), or into the
-  // origin process's completion inbox (applied by its next poll).
-  struct Completion {
-    int scope;
-    bool inbox;
-  };
   // Something that lands at a rank at a time: a thief's non-blocking
   // completion (SWS/SDC), a success-only request, a mailbox batch, or a
   // task's completion.
@@ -223,7 +235,10 @@ class Engine {
   int origin_rank(int scope) const;
   bool end_frame(Worker& w);
   void complete(Worker& w, int scope, bool foreign);
-  void count_down(int scope, double t);  // at time t
+  int adopt_foreign(Worker& w, int scope);
+  void seal_foreign_proxies(Worker& w);
+  void send_proxy(int proxy, double t, Worker* sender);
+  void count_down(int scope, double t, std::int64_t n = 1);  // at time t
   void drain_inbox(Process& proc, OwnerOps& ops, double t);
   bool wait_over(const Worker& w) const;
   // ---- owner side of the process (engine_window.hpp) ----
@@ -569,26 +584,32 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   } else {
     ++w.inlined;
   }
-  // Executor::execute_foreign: a task of another process.
-  const bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
+  // Executor::execute_foreign: a task of another process. An escaping one
+  // (no joins: UTS) counts in this worker's foreign proxy of its scope and
+  // completes there; a joined one reports back itself.
+  bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
+  int scope = t.scope;
+  if (foreign && !W::kJoins) {
+    scope = adopt_foreign(w, t.scope);
+    foreign = false;
+  }
   if (W::empty(cursor)) {
     --outstanding_;  // the task is done
-    if (queued) complete(w, t.scope, foreign);
+    if (queued) complete(w, scope, foreign);
   } else {
     // Executor::execute: a queued task of this worker's keeps its generation,
     // any other (stolen, pushed) starts at 0; an inline one inherits.
     const std::uint32_t levels = queued ? (t.spawner == w.id ? t.levels : 0)
                                         : (w.stack.empty() ? 0 : w.stack.back().levels);
     Frame f{cursor, queued, levels, queued};  // outstanding: the task became a frame
-    f.scope = queued ? t.scope : kNoScope;
+    f.scope = queued ? scope : kNoScope;
     f.depth = queued ? t.depth : (w.stack.empty() ? 0 : w.stack.back().depth + 1);
     f.foreign = foreign;
     if constexpr (!W::kJoins) {
       // Escaping asyncs count in the task's own scope (the IEF it received),
       // an inline task's in its parent's; a foreign task's in a proxy it
       // waits for before reporting back.
-      if (foreign) f.ief = f.join = open_scope(w);
-      else f.ief = queued ? t.scope : w.stack.back().ief;
+      f.ief = queued ? scope : w.stack.back().ief;
     }
     w.stack.push_back(f);
     if (queued) ++w.depth;
@@ -659,6 +680,7 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
 
 template <class W>
 void Engine<W>::go_idle(Worker& w) {
+  if (!w.foreign_proxies.empty()) seal_foreign_proxies(w);  // out of own tasks (Joins::seal_proxies)
   w.search_since = w.clock;
   w.backoff_round = 0;  // a new help loop: a fresh Backoff
   // A waiting worker searches until its wait is over (start_attempt).

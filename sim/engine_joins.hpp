@@ -120,11 +120,68 @@ void Engine<W>::complete(Worker& w, int scope, bool foreign) {
 }
 
 template <class W>
-void Engine<W>::count_down(int scope, double t) {
+void Engine<W>::count_down(int scope, double t, std::int64_t n) {
   if (scope == kNoScope) return;
   Scope& s = scopes_[static_cast<std::size_t>(scope)];
-  if (--s.pending < 0) throw std::logic_error("simulator: a scope counted down below zero");
-  if (s.pending == 0) s.drained_at = t;
+  if ((s.pending -= n) < 0) throw std::logic_error("simulator: a scope counted down below zero");
+  if (s.pending > 0) return;
+  s.drained_at = t;
+  // The completion that drains a sealed proxy sends its report (the runtime:
+  // that worker, at its next poll; not charged here).
+  if (s.proxy && s.sealed) send_proxy(scope, t, nullptr);
+}
+
+// Executor::execute_foreign, escaping task: the worker's open proxy of the
+// task's scope counts it (sched/foreign_proxy.hpp).
+template <class W>
+int Engine<W>::adopt_foreign(Worker& w, int scope) {
+  int proxy = kNoScope;
+  for (const auto& [stands_for, p] : w.foreign_proxies)
+    if (stands_for == scope) proxy = p;
+  if (proxy == kNoScope) {
+    proxy = open_scope(w);
+    Scope& s = scopes_[static_cast<std::size_t>(proxy)];
+    s.proxy = true;
+    s.stands_for = scope;
+    w.foreign_proxies.emplace_back(scope, proxy);
+  }
+  Scope& s = scopes_[static_cast<std::size_t>(proxy)];
+  ++s.adopted;
+  ++s.pending;  // the task itself, until it ends
+  return proxy;
+}
+
+// Out of own tasks: seal the open foreign proxies; a drained one reports now,
+// the others when their last task ends.
+template <class W>
+void Engine<W>::seal_foreign_proxies(Worker& w) {
+  for (const auto& [stands_for, proxy] : w.foreign_proxies) {
+    Scope& s = scopes_[static_cast<std::size_t>(proxy)];
+    s.sealed = true;
+    if (s.pending == 0) send_proxy(proxy, w.clock, &w);
+  }
+  w.foreign_proxies.clear();
+}
+
+// A sealed, drained foreign proxy reports every task it adopted in one
+// completion into the origin's inbox (DistContext::send_completion: two
+// round trips for the sender, lands after two and a half).
+template <class W>
+void Engine<W>::send_proxy(int proxy, double t, Worker* sender) {
+  Scope& s = scopes_[static_cast<std::size_t>(proxy)];
+  const int scope = s.stands_for;
+  const int origin = origin_rank(scope);
+  const double rtt = latency_to_rank(s.owner, origin);
+  const double lands = t + 2.5 * rtt;
+  post(lands, origin, workers_[static_cast<std::size_t>(s.owner)].rank, Completion{scope, true, s.adopted});
+  if (sender != nullptr) sender->clock += 2 * rtt;
+  result_.messages.blocking += 2;
+  ++result_.messages.nonblocking;
+  ++result_.completions_sent;
+  result_.tasks_reported += static_cast<std::uint64_t>(s.adopted);
+  if (scope == kNoScope && lands > makespan_) makespan_ = lands;
+  s = Scope{};
+  free_scopes_.push_back(proxy);
 }
 
 // CompletionInbox::drain at a poll, at time t.
@@ -133,9 +190,9 @@ void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t) {
   ++ops.blocking;  // the seq words
   if (proc.inbox.empty()) return;
   ops.blocking += static_cast<int>(proc.inbox.size()) + 1;  // each entry's get; the consumed count
-  for (const auto& [scope, landed] : proc.inbox) {
-    result_.inbox_wait_s += (t - landed) * 1e-9;
-    count_down(scope, t);
+  for (const Completion& c : proc.inbox) {
+    result_.inbox_wait_s += (t - c.landed) * 1e-9;
+    count_down(c.scope, t, c.count);
   }
   result_.completions_applied += proc.inbox.size();
   proc.inbox.clear();

@@ -210,8 +210,13 @@ template <class W>
 void Engine<W>::deliver(Message& m) {
   advance_rank(m.rank, m.time);
   if (const auto* done = std::get_if<Completion>(&m.what)) {
-    if (!done->inbox) count_down(done->scope, m.time);  // from a worker of the same process
-    else procs_[static_cast<std::size_t>(m.rank)].inbox.emplace_back(done->scope, m.time);  // counts at a poll there
+    if (!done->inbox) {
+      count_down(done->scope, m.time, done->count);  // from a worker of the same process
+    } else {
+      Completion landed = *done;  // counts at a poll there
+      landed.landed = m.time;
+      procs_[static_cast<std::size_t>(m.rank)].inbox.push_back(landed);
+    }
     return;
   }
   Process& proc = procs_[static_cast<std::size_t>(m.rank)];

@@ -87,6 +87,9 @@ struct SimResult {
   // Joins: waits that found children outstanding (and helped), completions
   // of tasks run in another process sent to and applied at their origin.
   std::uint64_t waits = 0, completions_sent = 0, completions_applied = 0;
+  // Escaping tasks of other processes whose completions went back in their
+  // foreign proxies' reports (sched/proxy_scope.hpp), one entry per proxy.
+  std::uint64_t tasks_reported = 0;
   // A helped wait resumes when its worker looks again: after the task it
   // runs above the waiting frame returns (a stolen one may bury the frame
   // for its whole subtree), or the steal attempt or back-off in progress
