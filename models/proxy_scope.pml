@@ -33,6 +33,19 @@
  * Bounds: W workers (3), the root spawns up to MAXCH children and each task
  * MAXCH while its depth < MAXD; a task may pause once between spawns.
  *
+ * -DREPORTS: the proxies are foreign proxies (ForeignProxy, the same
+ * file), as when every steal crosses processes: a worker runs a task of a
+ * scope it does not count locally under its open proxy of that scope if it
+ * has one (which then counts one more task: adopted + 1, local + 1), else
+ * under a new one (adopted = 1); the RMW that drains a sealed proxy does
+ * not complete the parent but owes a report, which the draining worker
+ * sends in a later step of its own (Executor::send_reports, at a poll or
+ * search step): the parent completes `adopted` tasks in one step
+ * (Joins::complete(scope, n) at the origin). Checks as above, and no report
+ * is still owed when S has drained.
+ * -DMUTANT_REPORT_ONE (with -DREPORTS): a report completes one task of the
+ * parent whatever it adopted. SPIN must find a run where S never drains.
+ *
  * -DMUTANT_SEALED_LOCAL: a sealed proxy's owner keeps counting it with
  * `local` (the fold into remote is ignored afterwards). SPIN must find a run
  * where a proxy never drains, so S never does (an invalid end state).
@@ -65,6 +78,11 @@ bool live[NS];                   /* a proxy in use (S: always) */
 byte parent[NS];
 byte drains[NS];                 /* ghost: times this proxy drained */
 byte nopen[W];                   /* proxies a worker opened and has not sealed */
+byte adopted[NS];                /* REPORTS: tasks of its parent a proxy counts */
+bool owed[NS];                   /* REPORTS: drained, its report not sent yet */
+byte owed_by[NS];                /* REPORTS: the worker that drained it (sends the report) */
+byte nowed[W];                   /* REPORTS: reports a worker owes */
+hidden byte n;
 
 /* queues: a task is 1 + depth + 4 * scope */
 byte q[W * QCAP];
@@ -86,20 +104,33 @@ hidden byte k, x, s, p, c;
 #define COUNTS_LOCALLY(sc) (own[sc] == me && !sealed[sc])
 #endif
 
-/* -1 on scope `c`, by worker `me`; a drained sealed proxy completes its
-   parent in the same step (one level: proxies of proxies chain through the
-   loop). */
-inline complete(c) {
+/* A sealed proxy `c` drained, on worker `me`: it completes its parent in
+   the same step (c = the parent; the loop below goes on), or, REPORTS, owes
+   a report (c = NS: nothing more now). */
+inline drained(c) {
+  drains[c]++; assert(drains[c] == 1);
+#ifdef REPORTS
+  owed[c] = true; owed_by[c] = me; nowed[me]++;
+  c = NS
+#else
+  live[c] = false;
+  c = parent[c]
+#endif
+}
+
+/* -n on scope `c`, by worker `me`; a drained sealed proxy completes its
+   parent (one task) in the same step, or owes its report (REPORTS). */
+inline complete(c, n) {
   do
-  :: COUNTS_LOCALLY(c) -> loc[c]--; break
-  :: else ->
-     rem[c]--;
+  :: c == NS -> break
+  :: c < NS && COUNTS_LOCALLY(c) -> loc[c] = loc[c] - n; break
+  :: c < NS && !COUNTS_LOCALLY(c) ->
+     rem[c] = rem[c] - n;
      if
      :: c != 0 && sealed[c] && rem[c] == K ->
         assert(live[c] && loc[c] == 0);
-        drains[c]++; assert(drains[c] == 1);
-        live[c] = false;
-        c = parent[c]            /* and complete the parent */
+        drained(c);
+        n = 1
      :: else -> break
      fi
   od
@@ -122,10 +153,10 @@ inline seal_all() {
         rem[k] = rem[k] + loc[k] + K; loc[k] = 0;
         if
         :: rem[k] == K ->
-           drains[k]++; assert(drains[k] == 1);
-           live[k] = false;
-           c = parent[k];
-           complete(c)
+           c = k;
+           drained(c);
+           n = 1;
+           complete(c, n)
         :: else
         fi
      :: else
@@ -143,6 +174,17 @@ inline start() {
   if
   :: COUNTS_LOCALLY(s) -> cs = s
   :: else ->
+#ifdef REPORTS
+     /* this worker's open proxy of s, if any */
+     p = 1;
+     do
+     :: p < NS && !(live[p] && !owed[p] && own[p] == me && !sealed[p] && parent[p] == s) -> p++
+     :: else -> break
+     od;
+     if
+     :: p < NS -> loc[p]++; adopted[p]++; cs = p
+     :: else ->
+#endif
      p = 1;
      do
      :: p < NS && live[p] -> p++
@@ -155,9 +197,12 @@ inline start() {
 #else
      loc[p] = 1;
 #endif
-     rem[p] = 0; drains[p] = 0; nopen[me]++;
+     rem[p] = 0; drains[p] = 0; nopen[me]++; adopted[p] = 1; owed[p] = false;
      /* the task is counted in the proxy now; its count in s is the proxy's */
      cs = p
+#ifdef REPORTS
+     fi
+#endif
   fi;
   nch = 0; paused = false
 }
@@ -189,10 +234,30 @@ proctype Worker(byte me) {
   /* the running task ends */
   :: atomic {
        cur != 0 ->
-       c = cs;
-       complete(c);
+       c = cs; n = 1;
+       complete(c, n);
        outstanding--; running--; cur = 0
      }
+#ifdef REPORTS
+  /* send a report this worker owes: its parent completes every task the
+     proxy adopted (or one, the mutant) */
+  :: atomic {
+       nowed[me] > 0 ->
+       x = 1;
+       do
+       :: x < NS && !(owed[x] && owed_by[x] == me) -> x++
+       :: else -> break
+       od;
+       owed[x] = false; live[x] = false; nowed[me]--;
+       c = parent[x];
+#ifdef MUTANT_REPORT_ONE
+       n = 1;
+#else
+       n = adopted[x];
+#endif
+       complete(c, n)
+     }
+#endif
   /* pop the newest own task */
   :: atomic {
        cur == 0 && qlen[me] > 0 ->
@@ -231,7 +296,7 @@ proctype Worker(byte me) {
        od;
        k = 1;
        do
-       :: k < NS -> assert(!live[k]); k++
+       :: k < NS -> assert(!live[k] && !owed[k]); k++
        :: else -> break
        od;
        finished = true
