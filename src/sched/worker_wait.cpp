@@ -258,7 +258,10 @@ void Joins::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
   });
   w.set_frame(record.parent);
   w.stack_->finishes.pop_back();
-  if (w.remote_ != nullptr) w.dispatch_.help_until([&w] { return w.remote_->region_done(w); });
+  // Not over while this worker holds tasks: region_done reads rank 0's
+  // count (a round trip, every 20 us), which a worker running the tasks of
+  // its foreign proxies here (proxy_scope.hpp) would pay between tasks.
+  if (w.remote_ != nullptr) w.dispatch_.help_until([&w] { return w.queued() == 0 && w.remote_->region_done(w); });
   Scheduler& sched = w.sched_;
   if (sched.active()) {
     sched.deactivate();
