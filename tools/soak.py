@@ -190,7 +190,10 @@ def main():
             if args.stop_on_failure:
                 break
         elif not args.quiet:
-            print(f"soak: run {done} seed {seed}: ok, {ranks} rank(s), {seconds:.2f} s", flush=True)
+            # The driver's summary: steals, moves between ranks, bulk reports.
+            summary = next((line for line in output.splitlines() if line.startswith("soak: seed")), "")
+            detail = summary[summary.rfind("(") :] if "(" in summary else ""
+            print(f"soak: run {done} seed {seed}: ok, {ranks} rank(s), {seconds:.2f} s {detail}", flush=True)
     elapsed = time.monotonic() - started
     print(f"soak: {done} runs, {failed} failed or hung, {elapsed:.0f} s (master seed {master})", flush=True)
     sys.exit(0 if failed == 0 and done > 0 else 1)

@@ -306,11 +306,13 @@ int main(int argc, char** argv) {
   const heist::RunStats stats = rt.stats();
   if (rt.rank() == 0) {
     const heist::WorkerStats total = stats.total();
-    std::printf("soak: seed %llu: %u DAGs, %llu tasks, %d rank(s) x %d worker(s): %s (steals %llu, between ranks %llu; rank 0 pushed %llu)\n",
+    std::printf("soak: seed %llu: %u DAGs, %llu tasks, %d rank(s) x %d worker(s): %s (steals %llu, between ranks %llu; "
+                "rank 0 pushed %llu; reported in bulk %llu in %llu entries)\n",
                 static_cast<unsigned long long>(seed), dags, static_cast<unsigned long long>(tasks), rt.ranks(),
                 rt.workers(), failures == 0 ? "every task once, every output right, every order kept" : "FAILED",
                 static_cast<unsigned long long>(total.steals), static_cast<unsigned long long>(total.remote_steals),
-                static_cast<unsigned long long>(total.tasks_pushed));
+                static_cast<unsigned long long>(total.tasks_pushed), static_cast<unsigned long long>(total.tasks_reported),
+                static_cast<unsigned long long>(total.completions_sent));
   }
   return failures == 0 ? 0 : 1;
 }
