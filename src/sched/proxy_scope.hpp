@@ -61,7 +61,10 @@
 // tasks no earlier than this worker's next empty deque; a wait across
 // processes is not delayed, since a joined task, or one with an output or
 // a handle, reports back by itself. The first error a task raised travels
-// in the report.
+// in the report. Memory orders: a ProxyScope's; `adopted` and `error` are
+// written by the owner only while the proxy is open or its task still runs,
+// before the owner's seal or completion (acq_rel), and read by the drainer
+// after the draining RMW (acq_rel, on the same counter): they are visible.
 #pragma once
 
 #include <cstdint>
