@@ -102,21 +102,21 @@ class Engine {
     bool has_frame;
     int scope = kNoScope;  // its completion's count (queued tasks; inline ones complete in place)
     bool foreign = false;  // queued by another process: its completion travels back (execute_foreign)
-    int join = kNoScope;   // the count it waits for before it ends (joined children; a foreign task's proxy)
+    int join = kNoScope;   // the count it waits for before it ends (its joined children)
     int ief = kNoScope;    // where its escaping asyncs count (their IEF)
     bool waiting = false;  // its wait found children outstanding: a help loop runs above it
     std::uint32_t depth = 0;  // of its task in the tree (sched::Frame::depth)
   };
 
   // Joins (sim/engine_joins.hpp). A count of tasks that one frame waits for:
-  // a task's joined children (spawn/wait), or what a task of another
-  // process spawned (the proxy scope its completion waits for). Owned by
-  // the waiting frame's worker; freed when that frame ends.
+  // a task's joined children (spawn/wait), owned by the waiting frame's
+  // worker and freed when that frame ends; or a worker's foreign proxy of a
+  // scope of another process, freed when it reports.
   struct Scope {
     std::int64_t pending = 0;
     int owner = -1;          // worker
     double drained_at = -1;  // when pending reached 0 (SimResult::late_resume_s)
-    // A foreign proxy (sched/foreign_proxy.hpp): counts the escaping tasks of
+    // A foreign proxy (sched/proxy_scope.hpp): counts the escaping tasks of
     // another process's scope `stands_for` that its owner ran (`adopted`)
     // and what they spawned; reports them in one completion once sealed and
     // drained.
@@ -606,9 +606,9 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
     f.depth = queued ? t.depth : (w.stack.empty() ? 0 : w.stack.back().depth + 1);
     f.foreign = foreign;
     if constexpr (!W::kJoins) {
-      // Escaping asyncs count in the task's own scope (the IEF it received),
-      // an inline task's in its parent's; a foreign task's in a proxy it
-      // waits for before reporting back.
+      // Escaping asyncs count in the task's own scope (the IEF it received,
+      // or, for a task of another process, this worker's foreign proxy),
+      // an inline task's in its parent's.
       f.ief = queued ? scope : w.stack.back().ief;
     }
     w.stack.push_back(f);

@@ -2,10 +2,11 @@
 // completions it waits for travel (the runtime's sched/worker_wait.cpp,
 // sched/worker_execute.cpp and rma/completion_inbox.hpp).
 //  * A joined task (spawn + wait: fib, nqueens) waits for its queued
-//    children; a task of another process (Executor::execute_foreign) waits
-//    for everything it spawned there (its proxy finish) and then reports
-//    back. Each such wait is a Scope: a count of tasks, owned by the frame's
-//    worker.
+//    children, a Scope (a count of tasks) owned by the frame's worker, and
+//    one of another process (Executor::execute_foreign) then reports back.
+//    An escaping task of another process (UTS) counts in its worker's
+//    foreign proxy of its scope (a Scope too), which reports every task it
+//    counted in one completion once its worker went idle and it drained.
 //  * A wait with children outstanding is a help loop (Dispatcher::help_until):
 //    the worker runs tasks of its own deque, nested above the waiting frame;
 //    with none it searches (the same driver, the waiting back-off), and looks
@@ -132,7 +133,7 @@ void Engine<W>::count_down(int scope, double t, std::int64_t n) {
 }
 
 // Executor::execute_foreign, escaping task: the worker's open proxy of the
-// task's scope counts it (sched/foreign_proxy.hpp).
+// task's scope counts it (sched/proxy_scope.hpp).
 template <class W>
 int Engine<W>::adopt_foreign(Worker& w, int scope) {
   int proxy = kNoScope;

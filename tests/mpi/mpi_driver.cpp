@@ -424,6 +424,14 @@ int run_dependents(Settings& s) {
   return 0;
 }
 
+// The sum of one rank's workers' statistics (rt.stats() on rank 0 holds every rank's).
+heist::WorkerStats rank_total(const heist::RunStats& stats, std::uint32_t rank) {
+  heist::RunStats of_rank;
+  for (const heist::WorkerStats& w : stats.workers)
+    if (w.rank == rank) of_rank.workers.push_back(w);
+  return of_rank.total();
+}
+
 // Runs `tasks` tasks with ids 1..tasks, all spawned by the root on rank 0
 // once every rank is up, and checks each ran once (tallies over the ranks).
 template <class Task>
@@ -499,12 +507,8 @@ int run_answer_round(Settings& s) {
   bool ok = run_id_tasks(rt, held_task_, 600, "answer_round");
   const heist::RunStats stats = rt.stats();  // every rank's workers, on rank 0
   if (rt.rank() == 0) {
-    std::uint64_t answers = 0, rounds = 0;
-    for (const heist::WorkerStats& w : stats.workers) {
-      if (w.rank != 0) continue;
-      answers += w.requests_served;
-      rounds += w.mailbox_rounds;
-    }
+    const heist::WorkerStats rank0 = rank_total(stats, 0);
+    const std::uint64_t answers = rank0.requests_served, rounds = rank0.mailbox_rounds;
     std::printf("rank 0: %llu answers in %llu mailbox rounds\n", static_cast<unsigned long long>(answers),
                 static_cast<unsigned long long>(rounds));
     if (rounds >= answers) {
@@ -566,12 +570,8 @@ int run_foreign_reports(Settings& s) {
   const std::uint64_t ran_on_1 = rt.sum_over_ranks(g_thrown.load() ? 1 : 0);
   const heist::RunStats stats = rt.stats();
   if (rt.rank() == 0) {
-    std::uint64_t entries = 0, reported_tasks = 0;
-    for (const heist::WorkerStats& w : stats.workers) {
-      if (w.rank != 1) continue;
-      entries += w.completions_sent;
-      reported_tasks += w.tasks_reported;
-    }
+    const heist::WorkerStats rank1 = rank_total(stats, 1);
+    const std::uint64_t entries = rank1.completions_sent, reported_tasks = rank1.tasks_reported;
     std::printf("rank 1: %llu tasks of rank 0 reported in %llu entries; root error: %s\n",
                 static_cast<unsigned long long>(reported_tasks), static_cast<unsigned long long>(entries),
                 error.empty() ? "(none)" : error.c_str());
