@@ -284,7 +284,7 @@ class Engine {
   void push_step(Worker& w, Process& proc);
   // A batch of this poll's mailbox round: up to n of w's oldest tasks for target; false if none.
   bool take_batch(Worker& w, int target, bool answer, std::uint32_t n);
-  void send_round(Worker& w);  // TaskMailbox::send_round of the batches taken
+  void send_round(Worker& w, bool answers);  // AnswerSlots::send or TaskMailbox::send_round of the batches taken
   // Worker::siblings_public / collect_from_siblings: a success-only answer
   // draws on the whole process (PollPlan::answer_size).
   std::size_t siblings_public(const Worker& w) const;
@@ -436,7 +436,8 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
     throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
   const Options& o = cfg_.options;
   plan_ = policy::PollPlan(policy::plan_locality(o, chunk_, machine_.spec().ranks_per_node > 1, machine_.spec().nodes > 1),
-                           chunk_, o.mailbox_slots);
+                           chunk_, o.mailbox_slots,
+                           policy::answer_slots_for(o, static_cast<std::size_t>(machine_.ranks()), slot_bytes_));
   const int n = machine_.workers();
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));

@@ -8,13 +8,15 @@
 //    that advertises work and has no request of this process queued, and
 //    posts a request there (one round trip; the doorbell that announces it
 //    lands half a round trip after that); the victim answers at its polls
-//    (policy::serve_requests, PollPlan::answer_size) through the thief
-//    process's mailbox, and never declines: with nothing to spare it asks
-//    its next spawn to queue;
+//    (policy::serve_requests, PollPlan::answer_size) straight into the
+//    thief process's answer area for it (AnswerSlots: the round costs the
+//    victim one round trip to its farthest thief, an answer is seen when its
+//    answer word lands, half a round trip later), and never declines: with
+//    nothing to spare it asks its next spawn to queue;
 //  * push (Chameleon, PGAS-WS): every --push-interval-us a polling worker
 //    publishes its process's load, reads the board, plans with
 //    PollPlan::pushes_from and sends its share to the paired ranks' mailboxes;
-//  * the mailbox: the batches of one poll (its answers, or its pushes) form
+//  * the mailbox: the batches of one poll's pushes form
 //    a round that costs its sender three round trips to the farthest target
 //    (tickets, puts of the slots, seq words, each phase one flush for all; the
 //    room check is answered from the sender's cache, the doorbells' flush is
@@ -89,7 +91,7 @@ void Engine<W>::serve_requests(Worker& w, Process& proc) {
     ++result_.requests_served;
     return true;
   });
-  send_round(w);
+  send_round(w, true);
 }
 
 template <class W>
@@ -105,7 +107,7 @@ void Engine<W>::push_step(Worker& w, Process& proc) {
     const std::uint32_t n = plan_.push_size(t, w.deque.size());
     if (n > 0 && take_batch(w, t.to, false, n)) ++result_.pushes;
   }
-  send_round(w);
+  send_round(w, false);
 }
 
 template <class W>
@@ -159,14 +161,17 @@ bool Engine<W>::take_batch(Worker& w, int target, bool answer, std::uint32_t n) 
   return true;
 }
 
-// TaskMailbox::send_round: the tickets, the puts of the slots and the seq
-// words of all batches travel together, one flush each, so the round costs
-// its sender three round trips to its farthest target plus the transfers;
-// the room check reads the sender's cached view of each target's
+// TaskMailbox::send_round (pushes): the tickets, the puts of the slots and
+// the seq words of all batches travel together, one flush each, so the
+// round costs its sender three round trips to its farthest target plus the
+// transfers; the room check reads the sender's cached view of each target's
 // consumption (the simulated mailbox never fills); the doorbells are issued
 // last, their flush lazy: a batch is seen when its doorbell lands.
+// AnswerSlots::send (answers): the puts of the areas, one flush, the
+// answer words issued after it with a lazy flush: one round trip plus the
+// transfers, each answer seen when its word lands.
 template <class W>
-void Engine<W>::send_round(Worker& w) {
+void Engine<W>::send_round(Worker& w, bool answers) {
   if (round_.empty()) return;
   double rtt = 0, bytes = 0;
   for (const auto& [target, index] : round_) {
@@ -174,12 +179,13 @@ void Engine<W>::send_round(Worker& w) {
     bytes += machine_.transfer_ns(machine_.hop_to_rank(w.id, target),
                                   mails_[static_cast<std::size_t>(index)].tasks.size() * slot_bytes_);
   }
-  const double sent = w.clock + 3 * rtt + bytes;  // the doorbells are issued
+  const int trips = answers ? 1 : 3;
+  const double sent = w.clock + trips * rtt + bytes;  // the doorbells or answer words are issued
   for (const auto& [target, index] : round_) post(sent + latency_to_rank(w.id, target) / 2, target, w.rank, index);
   if (w.step == Step::busy) w.work_ns += sent - w.clock;
   w.clock = sent;
   const auto n = static_cast<std::uint64_t>(round_.size());
-  result_.messages.blocking += 3 * n;
+  result_.messages.blocking += static_cast<std::uint64_t>(trips) * n;
   result_.messages.nonblocking += n;
   round_.clear();
 }

@@ -17,6 +17,19 @@ void Engine<W>::poll(Worker& w) {
   drain_inbox(proc, inbox_ops, w.clock);
   charge(w, inbox_ops);
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
+  if (plan_.locality().success_only && !proc.requested.empty()) {
+    // MailboxBalance::take_answers: the answer words of the open requests,
+    // read as AnswerSlots::read_words does (the span at once, or one each).
+    const auto [lowest, highest] = std::minmax_element(proc.requested.begin(), proc.requested.end());
+    OwnerOps answer_ops;
+    if (policy::answer_words_at_once(*lowest, *highest)) {
+      answer_ops.blocking = 1;
+      answer_ops.bytes = 8 * static_cast<std::uint64_t>(*highest - *lowest + 1);
+    } else {
+      answer_ops.blocking = static_cast<int>(proc.requested.size());
+    }
+    charge(w, answer_ops);
+  }
   if (plan_.drains_mailbox()) {
     drain_mailbox(w, proc);
     if (plan_.locality().success_only) serve_requests(w, proc);

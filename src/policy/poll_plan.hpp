@@ -121,8 +121,13 @@ struct ReleaseStep {
 class PollPlan {
  public:
   PollPlan() = default;
-  PollPlan(const LocalityPlan& locality, const ChunkPolicy& chunk, std::size_t mailbox_slots) noexcept
-      : locality_(locality), chunk_(chunk), mailbox_half_(static_cast<std::uint32_t>(mailbox_slots / 2)) {}
+  // `answer_slots`: the largest answer (answer_slots_for); 0: a mailbox batch's.
+  PollPlan(const LocalityPlan& locality, const ChunkPolicy& chunk, std::size_t mailbox_slots,
+           std::uint32_t answer_slots = 0) noexcept
+      : locality_(locality),
+        chunk_(chunk),
+        mailbox_half_(static_cast<std::uint32_t>(mailbox_slots / 2)),
+        answer_max_(answer_slots > 0 ? std::min(answer_slots, mailbox_half_) : mailbox_half_) {}
 
   const LocalityPlan& locality() const noexcept { return locality_; }
 
@@ -153,8 +158,9 @@ class PollPlan {
     const std::size_t held = queued + siblings_public;
     const std::size_t spare = held > keep ? held - keep : 0;
     const auto available = static_cast<std::uint32_t>(std::min<std::size_t>(spare, 0xFFFFFFFFu));
-    return std::min(chunk_.take(available, level, requesters), mailbox_half_);
+    return std::min(chunk_.take(available, level, requesters), answer_max_);
   }
+  std::uint32_t answer_max() const noexcept { return answer_max_; }
   // The transfers this rank sends, of those plan_push plans from every
   // rank's load as read on the board ([rank]), with this rank's own `load`
   // (fresher than its board entry) in place of its entry.
@@ -207,6 +213,7 @@ class PollPlan {
   LocalityPlan locality_;
   ChunkPolicy chunk_;
   std::uint32_t mailbox_half_ = 0;  // tasks per mailbox batch, at most
+  std::uint32_t answer_max_ = 0;    // tasks per success-only answer, at most (its slot area's)
 };
 
 }  // namespace heist::policy

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "policy/locality_plan.hpp"
 #include "rma/received_checks.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
@@ -71,7 +72,9 @@ DistContext::DistContext(MpiSession& session, sched::Scheduler& scheduler)
       stride_(scheduler.stride()),
       layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
               inbox_entry_bytes(scheduler.options()), static_cast<std::size_t>(session.size()),
-              scheduler.options().mailbox_slots),
+              scheduler.options().mailbox_slots,
+              policy::answer_slots_for(scheduler.options(), static_cast<std::size_t>(session.size()),
+                                       scheduler.stride())),
       window_(session.comm(), agreed_window_bytes(session.comm(), layout_, scheduler.options()),
               session.serialized(), scheduler.options().rma_delay_us,
               scheduler.options().seed * 7919 + static_cast<std::uint64_t>(session.rank())),

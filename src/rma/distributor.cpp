@@ -39,7 +39,8 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
     (ctx_.node_of(r) == ctx_.node_of(ctx_.rank()) ? same_node_peers : other_nodes) = true;
   }
   const policy::ChunkPolicy chunk(o.chunk);
-  plan_ = policy::PollPlan(policy::plan_locality(o, chunk, same_node_peers, other_nodes), chunk, o.mailbox_slots);
+  plan_ = policy::PollPlan(policy::plan_locality(o, chunk, same_node_peers, other_nodes), chunk, o.mailbox_slots,
+                           static_cast<std::uint32_t>(ctx_.layout().answer_slots));
   balance_.set_up();
   if (o.progress == ProgressMode::thread) progress_.start(o.progress_interval_us);
 }

@@ -13,7 +13,10 @@
 namespace heist::rma {
 
 MailboxBalance::MailboxBalance(DistContext& ctx, const policy::PollPlan& plan)
-    : ctx_(ctx), plan_(plan), mailbox_(ctx.window(), ctx.layout(), ctx.rank()) {}
+    : ctx_(ctx),
+      plan_(plan),
+      mailbox_(ctx.window(), ctx.layout(), ctx.rank()),
+      answers_(ctx.window(), ctx.layout(), ctx.rank(), ctx.ranks()) {}
 
 void MailboxBalance::set_up() {
   const int ranks = ctx_.ranks();
@@ -26,6 +29,7 @@ void MailboxBalance::set_up() {
 }
 
 void MailboxBalance::on_poll(sched::Worker& w, PerWorker& p) {
+  if (plan_.locality().success_only) take_answers(w, p);
   if (plan_.drains_mailbox()) answer_doorbell(w, p);
   if (plan_.locality().success_only) {
     const std::uint32_t load = process_load();
@@ -73,6 +77,10 @@ bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
     window.flush(*victim, p.comm);  // the request lands before the doorbell rings
     window.add(*victim, ctx_.layout().doorbell(), 1, p.comm);
     DistContext::defer_flush(p, *victim);  // the doorbell
+    {
+      std::lock_guard<std::mutex> lock(open_mutex_);
+      open_.push_back(*victim);
+    }
     ++w.stats_ref().remote_steal_attempts;
     posted = true;
   }
@@ -110,7 +118,34 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
     ++w.stats_ref().requests_served;
     return true;
   });
-  send_round(w, p);
+  send_round(w, p, MailKind::request);
+}
+
+void MailboxBalance::take_answers(sched::Worker& w, PerWorker& p) {
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    if (open_.empty()) return;
+    open_copy_ = open_;
+  }
+  answered_.clear();
+  answers_.take(open_copy_, p.comm, [&](int from, const std::byte* slots, std::uint32_t n) {
+    ctx_.accept(w, slots, n, from);
+    // The answer to this process's request at `from`: a successful steal.
+    WorkerStats& s = w.stats_ref();
+    LevelStealStats& at = s.levels[policy::index(ctx_.level_of(from))];
+    ++at.successes;
+    at.tasks += n;
+    ++s.remote_steals;
+    s.remote_tasks_stolen += n;
+  }, answered_);
+  if (answered_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(open_mutex_);
+    for (const int from : answered_) open_.erase(std::find(open_.begin(), open_.end(), from));
+  }
+  for (const int from : answered_)  // after the removal (mailbox_balance.hpp: open_)
+    requested_[static_cast<std::size_t>(from)].store(false, std::memory_order_relaxed);
+  p.load.store(policy::worker_load(w.queued(), !w.searching()), std::memory_order_relaxed);
 }
 
 // ---------------------------------------------------------------- push
@@ -127,7 +162,7 @@ void MailboxBalance::push_step(sched::Worker& w, PerWorker& p) {
     const std::uint32_t n = plan_.push_size(t, w.queued());
     if (n > 0 && take_batch(t.to, MailKind::push, p, w, n)) ++w.stats_ref().pushes;
   }
-  send_round(w, p);
+  send_round(w, p, MailKind::push);
 }
 
 // ---------------------------------------------------------------- the mailbox
@@ -142,9 +177,15 @@ bool MailboxBalance::take_batch(int target, MailKind kind, PerWorker& p, sched::
   return true;
 }
 
-void MailboxBalance::send_round(sched::Worker& w, PerWorker& p) {
+void MailboxBalance::send_round(sched::Worker& w, PerWorker& p, MailKind kind) {
   if (round_.empty()) return;
   ctx_.flush_pending(p);
+  if (kind == MailKind::request) {
+    answers_.send(round_, p.buffer.data(), p.comm);
+    for (const MailBatch& b : round_) DistContext::defer_flush(p, b.target);  // the answer words
+    round_.clear();
+    return;
+  }
   mailbox_.send_round(round_, p.buffer.data(), p.comm, [&] {
     ctx_.drain_inbox(w, p);  // two ranks sending to each other's full mailboxes must not wait forever
     drain_mailbox(w, p);
@@ -160,16 +201,10 @@ void MailboxBalance::drain_mailbox(sched::Worker& w, PerWorker& p) {
     if (from < 0 || from >= ctx_.ranks() || from == ctx_.rank())
       throw DistError("heist: rank " + std::to_string(ctx_.rank()) + " found mailbox tasks from rank " +
                       std::to_string(h.from) + "; memory is corrupt");
+    if (h.kind != static_cast<std::uint32_t>(MailKind::push))  // answers come through AnswerSlots
+      throw DistError("heist: rank " + std::to_string(ctx_.rank()) + " found a mailbox batch of kind " +
+                      std::to_string(h.kind) + " from rank " + std::to_string(h.from) + "; memory is corrupt");
     ctx_.accept(w, slots, n, from);
-    if (h.kind != static_cast<std::uint32_t>(MailKind::request)) return;
-    // The answer to this process's request at `from`: a successful steal.
-    requested_[static_cast<std::size_t>(from)].store(false, std::memory_order_relaxed);
-    WorkerStats& s = w.stats_ref();
-    LevelStealStats& at = s.levels[policy::index(ctx_.level_of(from))];
-    ++at.successes;
-    at.tasks += n;
-    ++s.remote_steals;
-    s.remote_tasks_stolen += n;
   });
   // The load this poll publishes counts what just arrived: set before the
   // drain only, a rank in long tasks advertised each push one poll late,

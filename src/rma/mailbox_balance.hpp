@@ -9,9 +9,11 @@
 // request (MPI_SUM on the victim's requests[thief], then on its doorbell) at
 // a rank of another node that advertises work, and the victim's next poll
 // with tasks to spare answers it through the thief's TaskMailbox (or queues
-// its next spawn to answer with); a request is never declined, so an
-// inter-node steal never fails. A poll reads one word, the doorbell, to
-// learn of requests and deliveries. Push: every --push-interval-us a rank
+// its next spawn to answer with) straight into the thief's answer area
+// for it (AnswerSlots: one blocking round trip); a request is never
+// declined, so an inter-node steal never fails. A poll reads one word, the
+// doorbell, to learn of requests and mailbox deliveries, and the answer word
+// of each rank it has a request open at. Push: every --push-interval-us a rank
 // publishes its load, reads the board, plans and sends its share to the
 // paired rank's mailbox.
 //
@@ -22,8 +24,15 @@
 //    buffers. requested_[r] is an atomic flag so that two workers never queue
 //    two requests at one rank: the exchange makes exactly one of them the
 //    poster. Relaxed, as every access to it: the flag guards no data (the
-//    victim counts requests itself, in its window, and the delivery that
-//    clears the flag arrives after the victim read the request).
+//    victim counts requests itself, in its window, and the answer that
+//    clears the flag arrives after the victim read the request). The poster
+//    adds the rank to open_ (under open_mutex_, taken for a few list
+//    operations: a request is a round trip anyway), whose answer words the
+//    owner's polls read; the poll that takes the answer removes it, then
+//    clears the flag. The clear is relaxed, so the next poster's entry may
+//    reach open_ before that removal: open_ counts a rank once per open
+//    request either way (a removal takes one entry), and a rank has at
+//    most one request open at a time (its victim answers each once).
 //  * window order: a request lands (flush) before the doorbell rings, and a
 //    mailbox batch before its doorbell, so a silent doorbell means nothing new.
 //    The doorbell's own add is not waited for: it is the worker's pending
@@ -35,9 +44,11 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "policy/poll_plan.hpp"
+#include "rma/answer_slots.hpp"
 #include "rma/dist_context.hpp"
 #include "rma/task_mailbox.hpp"
 
@@ -67,18 +78,26 @@ class MailboxBalance {
   void serve_requests(sched::Worker& w, PerWorker& p);
   void push_step(sched::Worker& w, PerWorker& p);
   void drain_mailbox(sched::Worker& w, PerWorker& p);
+  // Owner lock held: takes the answers that arrived to this process's open requests.
+  void take_answers(sched::Worker& w, PerWorker& p);
   // Takes up to n of w's oldest migratable tasks into p.buffer as a batch
   // of this poll's round for target's mailbox; false if none could go.
   bool take_batch(int target, MailKind kind, PerWorker& p, sched::Worker& w, std::uint32_t n);
-  // Sends the round's batches (TaskMailbox::send_round); the doorbells' flush is lazy.
-  void send_round(sched::Worker& w, PerWorker& p);
+  // Sends the round's batches (TaskMailbox::send_round, or AnswerSlots::send
+  // for answers); the doorbells' or answer words' flush is lazy.
+  void send_round(sched::Worker& w, PerWorker& p, MailKind kind);
 
   DistContext& ctx_;
   const policy::PollPlan& plan_;
   TaskMailbox mailbox_;
+  AnswerSlots answers_;
   std::vector<int> board_hosts_;  // each node's first rank: it holds that node's board
   int board_host_ = 0;            // this rank's node's
   std::vector<std::atomic<bool>> requested_;  // [rank]: this process has a request queued there (relaxed)
+  std::mutex open_mutex_;
+  std::vector<int> open_;          // the ranks of requested_ (under open_mutex_)
+  std::vector<int> open_copy_;     // owner lock: open_ as a poll looks at it
+  std::vector<int> answered_;      // owner lock: the ranks whose answers a poll took
   // Owner lock:
   policy::RequestBook requests_;  // other ranks' requests here, asked and answered
   std::uint64_t doorbell_seen_ = 0;

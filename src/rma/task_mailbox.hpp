@@ -1,13 +1,12 @@
-// TaskMailbox: tasks another rank sends to this process — the answer to a
-// success-only request (HabaneroUPC++: the victim serves the thief's queued
-// request) or a push (Chameleon, PGAS-WS §3.2). It follows CompletionInbox:
+// TaskMailbox: tasks another rank pushes to this process (Chameleon,
+// PGAS-WS §3.2; success-only answers, which need no tickets, go through
+// AnswerSlots, answer_slots.hpp). It follows CompletionInbox:
 // a ring of `mailbox_slots` entries in the window (a 16-byte MailHeader,
 // then one task slot), a seq word per entry, a ticket counter
 // (mail_reserved) and the count the owner consumed (mail_consumed).
 //
 // Sender of a round of batches (any thread of any rank; each batch of
-// n <= slots tasks for one target; a success-only victim answers every
-// waiting request of a poll in one round; "flush" below flushes each of the
+// n <= slots tasks for one target; "flush" below flushes each of the
 // batches' targets once):
 //   t_b = fetch-add(reserved at b's target, n_b), every b; flush
 //                                                    -- tickets t_b .. t_b+n_b-1

@@ -18,6 +18,10 @@
 //   mail_reserved        senders of tasks           MPI_SUM (ticket)
 //   mail_consumed        owner                      MPI_REPLACE
 //   mail_seq[i]          sender of ticket t         MPI_REPLACE (t + 1, first entry of a batch)
+//   answer_seq[r]        rank r (success-only)      MPI_REPLACE (answers r sent here << 32 | tasks in the last)
+// Answer area [r] (a 16-byte MailHeader, then answer_slots task slots) is
+// written by rank r alone, with MPI_Put, while this process's request at r
+// is open (rma/answer_slots.hpp).
 // Everything is read with MPI_NO_OP fetches. Task slots and inbox entries are
 // plain bytes written by MPI_Put and read by MPI_Get; the protocol words
 // order them (a slot is read only after the word that publishes it).
@@ -43,14 +47,15 @@ struct WindowLayout {
   static constexpr MPI_Aint kHeaderBytes = 128;
 
   WindowLayout(std::size_t ring_slots, std::size_t stride, std::size_t inbox_slots, std::size_t inbox_entry,
-               std::size_t ranks = 0, std::size_t mailbox_slots = 0)
+               std::size_t ranks = 0, std::size_t mailbox_slots = 0, std::size_t answer_slots = 0)
       : ring_slots(ring_slots),
         stride(stride),
         inbox_slots(inbox_slots),
         inbox_entry(inbox_entry),
         ranks(ranks),
         mailbox_slots(mailbox_slots),
-        mailbox_entry(kMailHeader + stride) {}
+        mailbox_entry(kMailHeader + stride),
+        answer_slots(answer_slots) {}
 
   // Locality (success-only requests, advertised loads, the task mailbox):
   // after everything above, so the protocols' offsets do not move.
@@ -76,8 +81,15 @@ struct WindowLayout {
   MPI_Aint inbox_entry_at(std::uint64_t ticket) const noexcept {
     return inbox_base() + static_cast<MPI_Aint>((ticket % inbox_slots) * inbox_entry);
   }
+  // Success-only answers (answer_slots > 0): rank r's answer count, and its area.
+  MPI_Aint answer_seq(int rank) const noexcept { return answers_base() + 8 * static_cast<MPI_Aint>(rank); }
+  MPI_Aint answer_area(int rank) const noexcept {
+    return areas_base() + static_cast<MPI_Aint>(static_cast<std::size_t>(rank) * answer_area_bytes());
+  }
+  std::size_t answer_area_bytes() const noexcept { return (kMailHeader + answer_slots * stride + 63) / 64 * 64; }
   std::size_t bytes() const noexcept {
-    return static_cast<std::size_t>(mail_base()) + mailbox_slots * mailbox_entry;
+    if (answer_slots == 0) return static_cast<std::size_t>(answers_base());
+    return static_cast<std::size_t>(areas_base()) + ranks * answer_area_bytes();
   }
 
   std::size_t ring_slots;
@@ -87,6 +99,7 @@ struct WindowLayout {
   std::size_t ranks;
   std::size_t mailbox_slots;
   std::size_t mailbox_entry;
+  std::size_t answer_slots;  // tasks per answer area; 0: none (no success-only)
 
  private:
   MPI_Aint locality_base() const noexcept {
@@ -95,6 +108,12 @@ struct WindowLayout {
   }
   MPI_Aint mail_base() const noexcept {
     return board(static_cast<int>(ranks)) + static_cast<MPI_Aint>(mailbox_slots * 8);
+  }
+  MPI_Aint answers_base() const noexcept {
+    return mail_base() + static_cast<MPI_Aint>(mailbox_slots * mailbox_entry);
+  }
+  MPI_Aint areas_base() const noexcept {
+    return (answers_base() + 8 * static_cast<MPI_Aint>(ranks) + 63) / 64 * 64;
   }
   MPI_Aint ring_base() const noexcept { return kHeaderBytes + static_cast<MPI_Aint>(inbox_slots * 8); }
   MPI_Aint inbox_base() const noexcept { return ring_base() + static_cast<MPI_Aint>(ring_slots * stride); }

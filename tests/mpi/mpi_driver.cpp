@@ -14,7 +14,8 @@
 //             rank 1's mailbox, and every task must still run exactly once.
 //   answer_round rank 0 holds its first task for --long-s while the other ranks
 //             (success-only, each rank its own node) ask it for work: its next
-//             poll answers several requests in one mailbox round; every task once.
+//             poll answers several requests in one round (each into its thief's
+//             answer area, rma/answer_slots.hpp); every task once.
 //   matrix    one tree for each combination of --victims x --chunks x --protocols x
 //             --balances x --remote-steals (comma lists), exactly-once each; the
 //             statistics per level must agree with the totals, and success-only

@@ -128,6 +128,34 @@ TEST(PlanLocality, RankLevel) {
   EXPECT_EQ(rank_level(false), Level::machine);
 }
 
+// Success-only answer areas (rma/answer_slots.hpp): all of a window's
+// areas within kAnswerAreaBytes, none beyond a mailbox batch, at least one task.
+TEST(PlanLocality, AnswerAreasAreBoundedInAllAndByTheMailbox) {
+  EXPECT_EQ(answer_capacity(2, 128, 1024), 512u) << "half a mailbox";
+  EXPECT_EQ(answer_capacity(16, 128, 1024), 512u);
+  EXPECT_EQ(answer_capacity(1000, 128, 1024), 16u) << "2 MiB over 999 ranks of 128-byte slots";
+  EXPECT_EQ(answer_capacity(1000, 256, 1024), 8u);
+  EXPECT_EQ(answer_capacity(100000, 128, 1024), 1u) << "never none";
+  EXPECT_EQ(answer_capacity(4, 128, 8), 4u);
+  EXPECT_EQ(answer_capacity(1, 128, 8), 4u);
+  for (std::size_t ranks : {2, 3, 64, 4096})
+    EXPECT_LE((ranks - 1) * answer_capacity(ranks, 128, 1024) * 128, kAnswerAreaBytes) << ranks << " ranks";
+}
+
+TEST(PlanLocality, OnlySuccessOnlyStealingHasAnswerAreas) {
+  Options o = options(StealProtocolKind::sws, VictimSpec::Kind::success_only, BalanceMode::steal, fixed(1));
+  o.mailbox_slots = 1024;
+  EXPECT_EQ(answer_slots_for(o, 1000, 128), 16u);
+  EXPECT_EQ(answer_slots_for(o, 1, 128), 0u) << "one rank asks nobody";
+  o.balance = BalanceMode::push;
+  EXPECT_EQ(answer_slots_for(o, 1000, 128), 0u) << "success-only under push is push";
+  o.balance = BalanceMode::steal;
+  for (const VictimSpec::Kind kind : {VictimSpec::Kind::hvs, VictimSpec::Kind::random}) {
+    o.victim.kind = kind;
+    EXPECT_EQ(answer_slots_for(o, 1000, 128), 0u);
+  }
+}
+
 // ---------------------------------------------------------------- PollPlan
 
 PollPlan poll_plan(BalanceMode balance, VictimSpec::Kind victim, ChunkSpec chunk, bool same, bool other,
@@ -176,6 +204,20 @@ TEST(PollPlan, AnswerSizeFollowsTheChunkAndTheMailbox) {
   EXPECT_EQ(half.answer_size(100, 0, false, Level::machine), 4u) << "half the mailbox at most";
   EXPECT_EQ(half.answer_size(100, 0, false, Level::node), 4u);
   EXPECT_EQ(half.answer_size(3, 0, false, Level::process), 1u);
+}
+
+// An answer is written into the thief's area for its victim: no larger than the area.
+TEST(PollPlan, AnswerSizeStopsAtTheAnswerArea) {
+  const Options o = options(StealProtocolKind::sws, VictimSpec::Kind::success_only, BalanceMode::steal,
+                            ChunkSpec::runtime_default());
+  const PollPlan small(plan(o, false, true), ChunkPolicy(o.chunk), 1024, 6);
+  EXPECT_EQ(small.answer_max(), 6u);
+  EXPECT_EQ(small.answer_size(100, 0, false, Level::machine), 6u);
+  EXPECT_EQ(small.answer_size(8, 0, false, Level::machine), 4u) << "half of 8 fits";
+  const PollPlan large(plan(o, false, true), ChunkPolicy(o.chunk), 8, 512);
+  EXPECT_EQ(large.answer_max(), 4u) << "and no larger than a mailbox batch";
+  const PollPlan none(plan(o, false, true), ChunkPolicy(o.chunk), 8);
+  EXPECT_EQ(none.answer_max(), 4u);
 }
 
 // A request is for the process: its siblings' public tasks count, and a
