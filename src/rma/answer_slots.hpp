@@ -29,6 +29,7 @@
 // A seq word whose number is neither seen[v] nor seen[v] + 1, or whose
 // count disagrees with the area's header, is corrupt memory.
 // Words: answer_seq[v] REPLACE by v alone; areas are plain bytes (MPI_Put/Get).
+// Model-checked: models/answers.pml (and a mutant for each of the two rules).
 #pragma once
 
 #include <cstddef>
