@@ -105,6 +105,13 @@ const OptionSpec kTable[] = {
        o.victim.kind = parse_choice(v, "--victim", {VictimSpec::Kind::random, VictimSpec::Kind::hvs,
                                                      VictimSpec::Kind::success_only});
      }, kSimulated},
+    {"answer_max_tasks", "HEIST_ANSWER_MAX_TASKS", "--answer-max-tasks",
+     "success-only: tasks one answer to a request carries, at most (of the half of its spare tasks a victim "
+     "process shares among the requests it answers)",
+     [](const Options& o) { return std::to_string(o.answer_max_tasks); },
+     [](Options& o, const std::string& v) {
+       o.answer_max_tasks = parse_int<std::uint32_t>(v, 1, 1u << 20, "--answer-max-tasks");
+     }, kSimulated},
     {"hvs_attempts", "HEIST_HVS_ATTEMPTS", "--hvs-attempts",
      "HVS attempts per level before moving up, e.g. process=4,machine=24 (default: the places of the domain; "
      "4 log2 N at the top)",
@@ -249,7 +256,7 @@ const OptionSpec kTable[] = {
        o.public_queue_slots = parse_int<std::size_t>(v, 2, std::size_t{1} << 19, "--public-queue-slots");
      }, kSimulated},
     {"mailbox_slots", "HEIST_MAILBOX_SLOTS", "--mailbox-slots",
-     "tasks other ranks can deliver to a process before it reads them (success-only requests, push)",
+     "tasks other ranks can push to a process before it reads them (--balance push)",
      [](const Options& o) { return std::to_string(o.mailbox_slots); },
      [](Options& o, const std::string& v) {
        o.mailbox_slots = parse_int<std::size_t>(v, 16, std::size_t{1} << 20, "--mailbox-slots");
@@ -380,6 +387,8 @@ void Options::validate() const {
     unused("--push-min-tasks / --push-min-imbalance / --push-min-ratio / --push-share / --push-max-tasks / "
            "--push-interval-us",
            "--balance push");
+  if (victim.kind != VictimSpec::Kind::success_only && answer_max_tasks != d.answer_max_tasks)
+    unused("--answer-max-tasks", "--victim success-only");
   if (victim.kind == VictimSpec::Kind::success_only && balance == BalanceMode::push)
     throw OptionError("--victim success-only steals across nodes by request, --balance push never steals between "
                       "processes: choose one");

@@ -30,7 +30,7 @@ LocalityPlan plan_locality(const Options& o, const ChunkPolicy& chunk, bool same
 
 std::uint32_t answer_slots_for(const Options& o, std::size_t ranks, std::size_t stride) noexcept {
   const bool answers = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal && ranks > 1;
-  return answers ? answer_capacity(ranks, stride, o.mailbox_slots) : 0;
+  return answers ? std::min(answer_capacity(ranks, stride), o.answer_max_tasks) : 0;
 }
 
 }  // namespace heist::policy

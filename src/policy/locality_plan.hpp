@@ -40,17 +40,16 @@ LocalityPlan plan_locality(const Options& options, const ChunkPolicy& chunk, boo
                            bool other_nodes);
 
 // Success-only answers land in a slot area that each process keeps for
-// each other rank in its window (rma/answer_slots.hpp): tasks per area,
-// from the ranks and the bytes a task takes there (`entry_bytes`). The
-// areas of all ranks together take at most kAnswerAreaBytes, so a window
-// stays small at thousands of ranks (1,000 ranks of 128-byte slots: 16
-// tasks an answer), and no area holds more than a mailbox batch.
+// each other rank in its window (rma/answer_slots.hpp): the tasks an area
+// can hold, from the ranks and the bytes a task takes there
+// (`entry_bytes`), so that the areas of all ranks together take at most
+// kAnswerAreaBytes and a window stays small at thousands of ranks (1,000
+// ranks of 128-byte slots: 16 tasks an area); at least one.
 inline constexpr std::size_t kAnswerAreaBytes = std::size_t{2} << 20;
-constexpr std::uint32_t answer_capacity(std::size_t ranks, std::size_t entry_bytes, std::size_t mailbox_slots) noexcept {
+constexpr std::uint32_t answer_capacity(std::size_t ranks, std::size_t entry_bytes) noexcept {
   const std::size_t others = ranks > 1 ? ranks - 1 : 1;
   const std::size_t fits = kAnswerAreaBytes / (others * (entry_bytes > 0 ? entry_bytes : 1));
-  const std::size_t half = mailbox_slots / 2 > 0 ? mailbox_slots / 2 : 1;
-  return static_cast<std::uint32_t>(std::clamp<std::size_t>(fits, 1, half));
+  return static_cast<std::uint32_t>(std::clamp<std::size_t>(fits, 1, 0xFFFFFFFFu));
 }
 
 // A poll reads the answer words of the ranks its process has requests
@@ -61,7 +60,8 @@ constexpr bool answer_words_at_once(int lowest, int highest) noexcept {
   return static_cast<std::size_t>(highest - lowest) < kAnswerWordsAtOnce;
 }
 
-// answer_capacity for a run with these options, or 0 if it sends no
+// Tasks per answer area, and per answer, for a run with these options:
+// answer_capacity within --answer-max-tasks, or 0 if it sends no
 // success-only answers (then its window has no answer areas).
 std::uint32_t answer_slots_for(const Options& options, std::size_t ranks, std::size_t stride) noexcept;
 

@@ -121,13 +121,13 @@ struct ReleaseStep {
 class PollPlan {
  public:
   PollPlan() = default;
-  // `answer_slots`: the largest answer (answer_slots_for); 0: a mailbox batch's.
+  // `answer_slots`: the largest answer (answer_slots_for); 0: half a mailbox.
   PollPlan(const LocalityPlan& locality, const ChunkPolicy& chunk, std::size_t mailbox_slots,
            std::uint32_t answer_slots = 0) noexcept
       : locality_(locality),
         chunk_(chunk),
         mailbox_half_(static_cast<std::uint32_t>(mailbox_slots / 2)),
-        answer_max_(answer_slots > 0 ? std::min(answer_slots, mailbox_half_) : mailbox_half_) {}
+        answer_max_(answer_slots > 0 ? answer_slots : mailbox_half_) {}
 
   const LocalityPlan& locality() const noexcept { return locality_; }
 

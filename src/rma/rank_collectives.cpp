@@ -21,7 +21,8 @@ void check_same_program(MPI_Comm comm, int ranks, const sched::Scheduler& schedu
       (std::uint64_t{o.public_queue_slots} << 32) ^ o.inbox_slots ^ (std::uint64_t{o.mailbox_slots} << 12),
       static_cast<std::uint64_t>(o.protocol),
       static_cast<std::uint64_t>(o.ranks_per_node),
-      static_cast<std::uint64_t>(o.victim.kind) | static_cast<std::uint64_t>(o.balance) << 8};
+      static_cast<std::uint64_t>(o.victim.kind) | static_cast<std::uint64_t>(o.balance) << 8 |
+          std::uint64_t{o.answer_max_tasks} << 16};  // the answer areas' size
   std::vector<std::uint64_t> all(kChecks * static_cast<std::size_t>(ranks));
   check(MPI_Allgather(mine, kChecks, MPI_UINT64_T, all.data(), kChecks, MPI_UINT64_T, comm),
         "MPI_Allgather (start-up check)");
@@ -29,7 +30,7 @@ void check_same_program(MPI_Comm comm, int ranks, const sched::Scheduler& schedu
       "task registry (a different binary, or tasks registered in another order)",
       "task slot size (--task-input-bytes)", "public queue or inbox size (--public-queue-slots, --inbox-slots)",
       "steal protocol (--protocol)", "virtual nodes (--ranks-per-node)",
-      "victim selection or balancing (--victim, --balance)"};
+      "victim selection or balancing (--victim, --balance, --answer-max-tasks)"};
   for (int r = 1; r < ranks; ++r)
     for (int k = 0; k < kChecks; ++k)
       if (all[static_cast<std::size_t>(r) * kChecks + static_cast<std::size_t>(k)] != all[static_cast<std::size_t>(k)])

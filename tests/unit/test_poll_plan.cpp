@@ -129,23 +129,24 @@ TEST(PlanLocality, RankLevel) {
 }
 
 // Success-only answer areas (rma/answer_slots.hpp): all of a window's
-// areas within kAnswerAreaBytes, none beyond a mailbox batch, at least one task.
-TEST(PlanLocality, AnswerAreasAreBoundedInAllAndByTheMailbox) {
-  EXPECT_EQ(answer_capacity(2, 128, 1024), 512u) << "half a mailbox";
-  EXPECT_EQ(answer_capacity(16, 128, 1024), 512u);
-  EXPECT_EQ(answer_capacity(1000, 128, 1024), 16u) << "2 MiB over 999 ranks of 128-byte slots";
-  EXPECT_EQ(answer_capacity(1000, 256, 1024), 8u);
-  EXPECT_EQ(answer_capacity(100000, 128, 1024), 1u) << "never none";
-  EXPECT_EQ(answer_capacity(4, 128, 8), 4u);
-  EXPECT_EQ(answer_capacity(1, 128, 8), 4u);
+// areas within kAnswerAreaBytes, at least one task each; answers and areas
+// within --answer-max-tasks.
+TEST(PlanLocality, AnswerAreasAreBoundedInAll) {
+  EXPECT_EQ(answer_capacity(2, 128), 16384u);
+  EXPECT_EQ(answer_capacity(1000, 128), 16u) << "2 MiB over 999 ranks of 128-byte slots";
+  EXPECT_EQ(answer_capacity(1000, 256), 8u);
+  EXPECT_EQ(answer_capacity(100000, 128), 1u) << "never none";
+  EXPECT_EQ(answer_capacity(1, 128), 16384u);
   for (std::size_t ranks : {2, 3, 64, 4096})
-    EXPECT_LE((ranks - 1) * answer_capacity(ranks, 128, 1024) * 128, kAnswerAreaBytes) << ranks << " ranks";
+    EXPECT_LE((ranks - 1) * answer_capacity(ranks, 128) * 128, kAnswerAreaBytes) << ranks << " ranks";
 }
 
 TEST(PlanLocality, OnlySuccessOnlyStealingHasAnswerAreas) {
   Options o = options(StealProtocolKind::sws, VictimSpec::Kind::success_only, BalanceMode::steal, fixed(1));
-  o.mailbox_slots = 1024;
-  EXPECT_EQ(answer_slots_for(o, 1000, 128), 16u);
+  EXPECT_EQ(answer_slots_for(o, 16, 128), 8u) << "--answer-max-tasks' default";
+  o.answer_max_tasks = 64;
+  EXPECT_EQ(answer_slots_for(o, 16, 128), 64u);
+  EXPECT_EQ(answer_slots_for(o, 1000, 128), 16u) << "no more than the area holds";
   EXPECT_EQ(answer_slots_for(o, 1, 128), 0u) << "one rank asks nobody";
   o.balance = BalanceMode::push;
   EXPECT_EQ(answer_slots_for(o, 1000, 128), 0u) << "success-only under push is push";
@@ -214,10 +215,8 @@ TEST(PollPlan, AnswerSizeStopsAtTheAnswerArea) {
   EXPECT_EQ(small.answer_max(), 6u);
   EXPECT_EQ(small.answer_size(100, 0, false, Level::machine), 6u);
   EXPECT_EQ(small.answer_size(8, 0, false, Level::machine), 4u) << "half of 8 fits";
-  const PollPlan large(plan(o, false, true), ChunkPolicy(o.chunk), 8, 512);
-  EXPECT_EQ(large.answer_max(), 4u) << "and no larger than a mailbox batch";
   const PollPlan none(plan(o, false, true), ChunkPolicy(o.chunk), 8);
-  EXPECT_EQ(none.answer_max(), 4u);
+  EXPECT_EQ(none.answer_max(), 4u) << "without areas: half a mailbox";
 }
 
 // A request is for the process: its siblings' public tasks count, and a
