@@ -182,9 +182,9 @@ struct Options {
                              // (or root) task are queued, not inlined; -1 = from the run's workers (SpawnPolicy)
   ChunkSpec chunk = ChunkSpec::runtime_default();  // tasks a thief takes, by level (processes and nodes included)
   VictimSpec victim{};   // which victim a thief tries next
-  // success-only: tasks an answer carries, at most (policy::answer_slots_for; 16 nodes of 2 x 12 simulated,
-  // seeds 1-3: UTS T3L 91.6 ms with answers of up to 512 tasks, 78.8 with 8, 87.1 with 4; HVS 78.2)
-  std::uint32_t answer_max_tasks = 8;
+  // success-only: tasks an answer carries, at most; 0 = auto (policy::answer_max_auto: 128 / the other ranks,
+  // at least 8)
+  std::uint32_t answer_max_tasks = 0;
   int slaw_stack_frames = 64;  // SLAW S: inline frames after which spawns queue again
   int slaw_queue_tasks = 40;   // SLAW F: queued tasks after which spawns run inline
   int slaw_interval = 16;      // SLAW INT: spawns between re-evaluations

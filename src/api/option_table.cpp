@@ -106,11 +106,11 @@ const OptionSpec kTable[] = {
                                                      VictimSpec::Kind::success_only});
      }, kSimulated},
     {"answer_max_tasks", "HEIST_ANSWER_MAX_TASKS", "--answer-max-tasks",
-     "success-only: tasks one answer to a request carries, at most (of the half of its spare tasks a victim "
-     "process shares among the requests it answers)",
-     [](const Options& o) { return std::to_string(o.answer_max_tasks); },
+     "success-only: tasks one answer to a request carries, at most, of the half of its spare tasks a victim "
+     "process shares among the requests it answers (N, or auto: 128 / the other ranks, at least 8)",
+     [](const Options& o) { return o.answer_max_tasks == 0 ? std::string("auto") : std::to_string(o.answer_max_tasks); },
      [](Options& o, const std::string& v) {
-       o.answer_max_tasks = parse_int<std::uint32_t>(v, 1, 1u << 20, "--answer-max-tasks");
+       o.answer_max_tasks = v == "auto" ? 0 : parse_int<std::uint32_t>(v, 1, 1u << 20, "--answer-max-tasks");
      }, kSimulated},
     {"hvs_attempts", "HEIST_HVS_ATTEMPTS", "--hvs-attempts",
      "HVS attempts per level before moving up, e.g. process=4,machine=24 (default: the places of the domain; "

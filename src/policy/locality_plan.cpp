@@ -30,7 +30,8 @@ LocalityPlan plan_locality(const Options& o, const ChunkPolicy& chunk, bool same
 
 std::uint32_t answer_slots_for(const Options& o, std::size_t ranks, std::size_t stride) noexcept {
   const bool answers = o.victim.kind == VictimSpec::Kind::success_only && o.balance == BalanceMode::steal && ranks > 1;
-  return answers ? std::min(answer_capacity(ranks, stride), o.answer_max_tasks) : 0;
+  const std::uint32_t most = o.answer_max_tasks > 0 ? o.answer_max_tasks : answer_max_auto(ranks);
+  return answers ? std::min(answer_capacity(ranks, stride), most) : 0;
 }
 
 }  // namespace heist::policy

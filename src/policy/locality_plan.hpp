@@ -60,9 +60,26 @@ constexpr bool answer_words_at_once(int lowest, int highest) noexcept {
   return static_cast<std::size_t>(highest - lowest) < kAnswerWordsAtOnce;
 }
 
+// --answer-max-tasks auto. A thief process can have a request open at
+// every other rank at once, so the answers to all of them together stay
+// near kAnswerBudgetTasks: 128 / (ranks - 1) tasks each, at least
+// kAnswerMinTasks. Large answers pay a round trip for many tasks where
+// few ranks ask (3 TCP hosts of 1 worker, UTS T3, answers of up to 8
+// tasks against the area's: 0.67 against 0.45 s; 4 simulated nodes of
+// 2 x 12, T3L: 171 against 154 ms); where many ask, they oversupply the
+// thief process, which passes the surplus on (16 simulated nodes: T3L
+// 91.6 ms with the area's, 78.8 with 8; docs/results/README.md, "Success-only
+// answers in one round trip").
+inline constexpr std::uint32_t kAnswerBudgetTasks = 128;
+inline constexpr std::uint32_t kAnswerMinTasks = 8;
+constexpr std::uint32_t answer_max_auto(std::size_t ranks) noexcept {
+  const std::size_t others = ranks > 1 ? ranks - 1 : 1;
+  return std::max<std::uint32_t>(kAnswerMinTasks, static_cast<std::uint32_t>(kAnswerBudgetTasks / others));
+}
+
 // Tasks per answer area, and per answer, for a run with these options:
-// answer_capacity within --answer-max-tasks, or 0 if it sends no
-// success-only answers (then its window has no answer areas).
+// answer_capacity within --answer-max-tasks (or answer_max_auto), or 0 if
+// it sends no success-only answers (then its window has no answer areas).
 std::uint32_t answer_slots_for(const Options& options, std::size_t ranks, std::size_t stride) noexcept;
 
 // How far another rank is: on this node, or across the machine.

@@ -141,9 +141,23 @@ TEST(PlanLocality, AnswerAreasAreBoundedInAll) {
     EXPECT_LE((ranks - 1) * answer_capacity(ranks, 128) * 128, kAnswerAreaBytes) << ranks << " ranks";
 }
 
+// --answer-max-tasks auto: 128 tasks over the answers to a process's
+// requests at every other rank, at least 8 each.
+TEST(PlanLocality, AutomaticAnswersShareABudgetOverTheOtherRanks) {
+  EXPECT_EQ(answer_max_auto(2), 128u);
+  EXPECT_EQ(answer_max_auto(3), 64u);
+  EXPECT_EQ(answer_max_auto(4), 42u);
+  EXPECT_EQ(answer_max_auto(16), 8u);
+  EXPECT_EQ(answer_max_auto(17), 8u);
+  EXPECT_EQ(answer_max_auto(1000), 8u) << "at least 8";
+  EXPECT_EQ(answer_max_auto(1), 128u);
+}
+
 TEST(PlanLocality, OnlySuccessOnlyStealingHasAnswerAreas) {
   Options o = options(StealProtocolKind::sws, VictimSpec::Kind::success_only, BalanceMode::steal, fixed(1));
-  EXPECT_EQ(answer_slots_for(o, 16, 128), 8u) << "--answer-max-tasks' default";
+  EXPECT_EQ(answer_slots_for(o, 4, 128), 42u) << "auto";
+  EXPECT_EQ(answer_slots_for(o, 16, 128), 8u) << "auto";
+  EXPECT_EQ(answer_slots_for(o, 100000, 128), 1u) << "auto, within the area";
   o.answer_max_tasks = 64;
   EXPECT_EQ(answer_slots_for(o, 16, 128), 64u);
   EXPECT_EQ(answer_slots_for(o, 1000, 128), 16u) << "no more than the area holds";
