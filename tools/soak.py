@@ -90,6 +90,11 @@ def draw_config(seed, args):
     waiters = random.Random(seed * 7919 + 29)
     if waiters.random() < args.waiter_steals_share:
         opts += ["--waiter-steals", waiters.choice(["deeper", "any"])]
+    # Success-only answers of a few tasks, so that answer areas fill to
+    # their last slot (rma/answer_slots.hpp): a generator of its own too.
+    answers = random.Random(seed * 7919 + 41)
+    if ranks > 1 and "success-only" in opts and answers.random() < 0.5:
+        opts += ["--answer-max-tasks", str(answers.choice([1, 2, 8]))]
     return ranks, opts
 
 
