@@ -80,6 +80,7 @@ bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
     {
       std::lock_guard<std::mutex> lock(open_mutex_);
       open_.push_back(*victim);
+      open_count_.fetch_add(1, std::memory_order_relaxed);
     }
     ++w.stats_ref().remote_steal_attempts;
     posted = true;
@@ -122,6 +123,7 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
 }
 
 void MailboxBalance::take_answers(sched::Worker& w, PerWorker& p) {
+  if (open_count_.load(std::memory_order_relaxed) == 0) return;  // most polls: no mutex
   {
     std::lock_guard<std::mutex> lock(open_mutex_);
     if (open_.empty()) return;
@@ -142,6 +144,7 @@ void MailboxBalance::take_answers(sched::Worker& w, PerWorker& p) {
   {
     std::lock_guard<std::mutex> lock(open_mutex_);
     for (const int from : answered_) open_.erase(std::find(open_.begin(), open_.end(), from));
+    open_count_.fetch_sub(answered_.size(), std::memory_order_relaxed);
   }
   for (const int from : answered_)  // after the removal (mailbox_balance.hpp: open_)
     requested_[static_cast<std::size_t>(from)].store(false, std::memory_order_relaxed);

@@ -96,6 +96,10 @@ class MailboxBalance {
   std::vector<std::atomic<bool>> requested_;  // [rank]: this process has a request queued there (relaxed)
   std::mutex open_mutex_;
   std::vector<int> open_;          // the ranks of requested_ (under open_mutex_)
+  // open_'s size, changed with it; read without the mutex by every poll, so
+  // that a process with no request open takes no lock. Relaxed: a poll that
+  // misses a request posted meanwhile takes its answer at the next one.
+  std::atomic<std::size_t> open_count_{0};
   std::vector<int> open_copy_;     // owner lock: open_ as a poll looks at it
   std::vector<int> answered_;      // owner lock: the ranks whose answers a poll took
   // Owner lock:
