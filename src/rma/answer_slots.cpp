@@ -38,12 +38,8 @@ void AnswerSlots::send(std::span<const MailBatch> round, const std::byte* slots,
     win_.put(b.target, layout_.answer_area(rank_), out_.data() + at, length, c);
     at += length;
   }
-  // Each target once (a round has a few batches: a quadratic look is cheap).
-  for (std::size_t i = 0; i < round.size(); ++i) {
-    bool earlier = false;
-    for (std::size_t j = 0; j < i && !earlier; ++j) earlier = round[j].target == round[i].target;
-    if (!earlier) win_.flush(round[i].target, c);  // the areas are complete before their seq words say so
-  }
+  // The areas are complete before their seq words say so.
+  flush_each_target(win_, round, [](const MailBatch&) { return true; }, c);
   for (const MailBatch& b : round)
     win_.replace(b.target, layout_.answer_seq(rank_), seq_word(++sent_[static_cast<std::size_t>(b.target)], b.count), c);
 }

@@ -39,12 +39,7 @@ void TaskMailbox::put_entries(const MailBatch& b, const std::byte* slots, std::b
 }
 
 void TaskMailbox::flush_targets(std::span<const MailBatch> round, MailBatch::Step step, CommCounters& c) {
-  for (std::size_t i = 0; i < round.size(); ++i) {
-    if (round[i].step != step) continue;
-    bool earlier = false;  // a round has a few batches: a quadratic look is cheap
-    for (std::size_t j = 0; j < i && !earlier; ++j) earlier = round[j].step == step && round[j].target == round[i].target;
-    if (!earlier) win_.flush(round[i].target, c);
-  }
+  flush_each_target(win_, round, [step](const MailBatch& b) { return b.step == step; }, c);
 }
 
 bool TaskMailbox::write_ready(std::span<MailBatch> round, const std::byte* slots, CommCounters& c) {

@@ -76,6 +76,19 @@ struct MailHeader {
 };
 static_assert(sizeof(MailHeader) == WindowLayout::kMailHeader);
 
+// Flushes the targets of the batches of `round` that `pick` selects, each
+// once (a flush per target, not MPI_Win_flush_all: with osc pt2pt that asks
+// every rank; a round has a few batches, so a quadratic look is cheap).
+template <class Pick>
+void flush_each_target(RmaWindow& win, std::span<const MailBatch> round, Pick&& pick, CommCounters& c) {
+  for (std::size_t i = 0; i < round.size(); ++i) {
+    if (!pick(round[i])) continue;
+    bool earlier = false;
+    for (std::size_t j = 0; j < i && !earlier; ++j) earlier = pick(round[j]) && round[j].target == round[i].target;
+    if (!earlier) win.flush(round[i].target, c);
+  }
+}
+
 class TaskMailbox {
  public:
   TaskMailbox(RmaWindow& window, const WindowLayout& layout, int rank);
@@ -123,8 +136,7 @@ class TaskMailbox {
 
  private:
   void check_batch(std::uint64_t n) const;
-  // Flushes the targets of the round's batches at `step`, each once (a flush
-  // per target, not MPI_Win_flush_all: with osc pt2pt that asks every rank).
+  // Flushes the targets of the round's batches at `step`, each once.
   void flush_targets(std::span<const MailBatch> round, MailBatch::Step step, CommCounters& c);
   // Writes (entries, seq word, doorbell) every unwritten batch that has room;
   // true when none is left.
