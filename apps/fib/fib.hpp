@@ -24,30 +24,36 @@ constexpr std::uint64_t fib_reference(int n) {
 // Calls n >= 2 the naive recursion makes in all: 2 fib(n+1) - 1.
 constexpr std::uint64_t fib_calls(int n) { return 2 * fib_reference(n + 1) - 1; }
 
+// The cutoff of the heist versions below: calls with n < cutoff run
+// fib_sequential. A constant of the run, not part of a task's input (which
+// is n alone, as in the sequential code): set it on every rank before the
+// run, as FibApp::run_root does.
+void set_fib_cutoff(int cutoff);
+
 // heist version, HotSLAW style: every call with n >= cutoff spawns its two
 // children as registered tasks (spawn + wait); calls below the cutoff run
 // fib_sequential. The root call is a task too, so with cutoff 0 the run
 // creates exactly fib_calls(n) tasks. Call inside a heist::Runtime.
-std::uint64_t fib_heist(int n, int cutoff);
+std::uint64_t fib_heist(int n);
 
 // Lace's shape (--style call): each call with n >= 2 spawns fib(n-1) as a
 // task, computes fib(n-2) by a plain call on its own stack, then waits — half
 // the tasks of fib_heist, and the spawn/sync pair Lace's benchmarks measure.
-std::uint64_t fib_heist_calls(int n, int cutoff);
+std::uint64_t fib_heist_calls(int n);
 
 // The same computation with local closures (finish + async).
-std::uint64_t fib_heist_closures(int n, int cutoff);
+std::uint64_t fib_heist_closures(int n);
 
 // --style plain, the floor of the task styles: one task whose body recurses
 // by plain calls of a function with a task body's shape (input by const
 // reference, output through a pointer, no return value). No spawn path can
 // be cheaper than this; the sequential version (values in registers, which
 // GCC also inlines into itself) is cheaper still.
-std::uint64_t fib_heist_plain(int n, int cutoff);
+std::uint64_t fib_heist_plain(int n);
 
-// The same three shapes with value task bodies (`std::uint64_t f(FibIn)`,
+// The same three shapes with value task bodies (`std::uint64_t f(int)`,
 // heist.hpp's value form): style "value" (two spawns), "value-call" (Lace's
 // shape) or "value-plain" (the floor).
-std::uint64_t fib_heist_values(const std::string& style, int n, int cutoff);
+std::uint64_t fib_heist_values(const std::string& style, int n);
 
 }  // namespace heist::apps::fib

@@ -31,10 +31,15 @@ class FibApp final : public App {
   nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}, {"style", style_}}; }
   RunOutput run_sequential() override { return {fib_sequential(n_)}; }
   RunOutput run_parallel() override {
-    if (is_value_style()) return {fib_heist_values(style_, n_, cutoff_)};
-    if (style_ == "call") return {fib_heist_calls(n_, cutoff_)};
-    if (style_ == "plain") return {fib_heist_plain(n_, cutoff_)};
-    return {style_ == "spawn" ? fib_heist(n_, cutoff_) : fib_heist_closures(n_, cutoff_)};
+    if (is_value_style()) return {fib_heist_values(style_, n_)};
+    if (style_ == "call") return {fib_heist_calls(n_)};
+    if (style_ == "plain") return {fib_heist_plain(n_)};
+    return {style_ == "spawn" ? fib_heist(n_) : fib_heist_closures(n_)};
+  }
+  // The cutoff is a constant of the run that tasks read wherever they run.
+  RunOutput run_root(heist::Runtime& runtime) override {
+    set_fib_cutoff(cutoff_);
+    return App::run_root(runtime);
   }
   std::vector<TaskIo> task_io() const override { return fib_task_io(style_); }
   bool verify(const RunOutput& out) override { return out.result.get<std::uint64_t>() == fib_reference(n_); }
