@@ -3,6 +3,7 @@
 //  [--task-ns I[,Q] | --costs FILE | --calibrate] [--sweep-nodes LIST]
 //  [--csv FILE] [--json]` — the simulator (sim/, docs/simulator.md).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -39,6 +40,7 @@ struct SimState {
   int calibrate_repeat = 3;
   bool json = false;
   bool baseline = true;
+  std::size_t busy_buckets = 0;
   std::string backoff = "heist";
   std::map<std::string, std::string> runtime_flags;
   std::vector<std::pair<CLI::App*, std::unique_ptr<apps::App>>> apps;
@@ -150,6 +152,16 @@ void print_summary(const nlohmann::json& r) {
                 num(j["late_resume_max_s"]).c_str(), j["completions_applied"].get<unsigned long long>(),
                 j["tasks_reported"].get<unsigned long long>(), num(j["inbox_wait_s"]).c_str(),
                 j["help_floor_refusals"].get<unsigned long long>());
+  if (r.contains("busy_profile")) {
+    // One character a bucket, from the share of workers running tasks.
+    static const char* const kLevels[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+                                          "\u2585", "\u2586", "\u2587", "\u2588"};
+    std::string line;
+    for (const nlohmann::json& b : r["busy_profile"]["busy"])
+      line += kLevels[static_cast<int>(std::lround(b.get<double>() * 8))];
+    std::printf("busy workers over time (%s s a character, full block: all): |%s|\n",
+                num(r["busy_profile"]["bucket_s"]).c_str(), line.c_str());
+  }
   std::printf("simulator: %llu events, %s s wall, %s tasks/s\n", r["simulator"]["events"].get<unsigned long long>(),
               num(r["simulator"]["wall_s"]).c_str(), num(r["simulator"]["tasks_per_wall_s"]).c_str());
 }
@@ -188,6 +200,7 @@ int run_sim(SimState& s) {
     config.machine = s.machine;
     if (s.backoff != "heist" && s.backoff != "none") throw std::invalid_argument("--backoff: heist or none");
     config.backoff = s.backoff == "heist" ? sim::BackoffModel::heist : sim::BackoffModel::none;
+    config.busy_buckets = s.busy_buckets;
     const int cost_sources = (s.task_ns.empty() ? 0 : 1) + (s.costs_file.empty() ? 0 : 1) + (s.calibrate ? 1 : 0);
     if (cost_sources > 1)
       throw std::invalid_argument("give at most one source of task costs: --task-ns NS[,QUEUED_NS], --costs FILE "
@@ -250,6 +263,7 @@ int run_sim(SimState& s) {
     single.machine.sockets = 1;
     single.machine.nodes = 1;
     single.machine.ranks_per_node = 1;
+    single.busy_buckets = 0;
     one = sim::simulate(*workload, single);
   }
   if (sweep.empty()) {
@@ -334,6 +348,11 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--csv", s.csv, "write the sweep as CSV (plot with tools/plot.py sim-sweep)");
   cmd->add_flag("!--no-baseline", s.baseline, "skip the one-worker simulation (no speedup/efficiency)");
   cmd->add_flag("--json", s.json, "print one JSON object per simulation");
+  cmd->add_option("--busy-profile", s.busy_buckets,
+                  "report the share of workers running tasks over time, in at most N buckets of equal width "
+                  "(JSON busy_profile; 0: none)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
   // The runtime options the simulator models; the others (threads, stacks,
   // MPI, tracing, ...) are unknown options here, like any misspelt flag.
   for (const OptionSpec& spec : option_table()) {

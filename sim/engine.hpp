@@ -163,6 +163,7 @@ class Engine {
     platform::BackoffLimits wait_backoff_limits;  // inside a task's wait
     unsigned backoff_round = 0;
     double search_since = 0;   // went idle
+    double idle_from = 0;      // out of tasks since (the busy profile's; search_since leaves out steals)
     double attempt_start = 0;  // current attempt began
     // the attempt in flight
     policy::SearchStep next{};
@@ -300,6 +301,8 @@ class Engine {
     // runtime's Dispatcher::set_searching counts it.
     const auto searching = [](Step step) { return step != Step::busy && step != Step::idle; };
     if (searching(w.step) != searching(s)) searching_in_rank_[static_cast<std::size_t>(w.rank)] += searching(s) ? 1 : -1;
+    if (w.step == Step::busy && s != Step::busy) w.idle_from = w.clock;
+    if (w.step != Step::busy && s == Step::busy) profile_.idle(w.idle_from, time);
     if (s == Step::busy) {
       heap_.remove(id);
       w.clock = time;
@@ -380,6 +383,7 @@ class Engine {
   std::vector<int> busy_;  // busy workers (order: deterministic, by history)
   std::vector<int> busy_in_node_;  // busy workers of each node (Machine::compute_factor)
   std::vector<int> searching_in_rank_;  // workers of each rank looking for work (SpawnFacts::idle_workers)
+  BusyProfile profile_;
   std::priority_queue<Message, std::vector<Message>, std::greater<Message>> messages_;
   std::uint64_t message_seq_ = 0;
   std::uint64_t outstanding_ = 0;  // tasks created but not begun, plus open frames
@@ -432,6 +436,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
       heap_(static_cast<std::uint32_t>(machine_.workers())) {
   cfg_.costs.validate();
   cfg_.options.validate();
+  profile_ = BusyProfile(cfg_.busy_buckets);
   if (workload.input_bytes() > cfg_.options.task_input_bytes)
     throw std::invalid_argument("the app's task input does not fit --task-input-bytes");
   const Options& o = cfg_.options;
@@ -527,6 +532,7 @@ SimResult Engine<W>::run() {
   for (Worker& w : workers_) {
     const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
     w.search_ns += std::max(0.0, makespan_ - idle_from);
+    profile_.idle(w.step == Step::busy ? w.clock : w.idle_from, makespan_);
     result_.tasks += w.executed;
     result_.inlined += w.inlined;
     result_.queued += w.queued_spawns;
@@ -535,6 +541,7 @@ SimResult Engine<W>::run() {
     result_.steal_s += w.steal_ns * 1e-9;
     result_.max_queue = std::max(result_.max_queue, w.max_queue);
   }
+  result_.busy_profile = profile_.finish(makespan_, machine_.workers());
   result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return result_;
 }

@@ -91,6 +91,8 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
                    {"in_process_ops", r.messages.shm_ops},
                    {"owner_window_ops", r.messages.owner_ops}};
   j["time_breakdown_s"] = {{"work", r.work_s}, {"search", r.search_s}, {"steal", r.steal_s}};
+  if (!r.busy_profile.busy.empty())
+    j["busy_profile"] = {{"bucket_s", r.busy_profile.bucket_s}, {"busy", r.busy_profile.busy}};
   j["simulator"] = {{"events", r.events},
                     {"wall_s", r.wall_s},
                     {"tasks_per_wall_s", r.wall_s > 0 ? static_cast<double>(r.tasks) / r.wall_s : 0.0}};

@@ -9,6 +9,7 @@
 #include "heist/options.hpp"
 #include "policy/decision_log.hpp"
 #include "policy/topology.hpp"
+#include "sim/busy_profile.hpp"
 #include "sim/machine.hpp"
 
 namespace heist::sim {
@@ -43,6 +44,8 @@ struct SimConfig {
   Options options;
   TaskCosts costs;
   BackoffModel backoff = BackoffModel::heist;
+  // Buckets of the busy profile (sim/busy_profile.hpp); 0: none.
+  std::size_t busy_buckets = 0;
   // Tests: when set, resized to one log per worker, which records every
   // decision of that worker's spawn and search drivers.
   std::vector<policy::DecisionLog>* decision_logs = nullptr;
@@ -108,6 +111,7 @@ struct SimResult {
   std::uint64_t events = 0;      // simulator events processed
   std::uint64_t max_queue = 0;   // largest deque length of any worker
   double wall_s = 0;             // wall-clock time the simulation took
+  BusyProfile::Result busy_profile;  // empty unless SimConfig::busy_buckets
 };
 
 }  // namespace heist::sim

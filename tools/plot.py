@@ -19,6 +19,7 @@
   tools/plot.py hotslaw   CSV -o DIR/hotslaw.png HotSLAW Figures 10-13, simulated (hotslaw-fig10.png ...); tables
   tools/plot.py sws       CSV -o DIR/sws.png     SDC vs SWS steal time, search time, efficiency (sws-<app>.png)
   tools/plot.py habanero  CSV -o FIG.png         BaselineWS vs SuccessOnlyWS: inter-node failures, speedup
+  tools/plot.py busy      JSON... -o FIG.png     share of workers running tasks over time (heist sim --busy-profile N --json)
 
 The configs that make each committed figure live beside it (docs/results/*.toml,
 docs/results/sim/*.toml; tools/sweep.py runs them).
@@ -46,13 +47,20 @@ PLOT_KINDS = {"fib-threshold", "spantree", "sor", "sim-sweep", "hotslaw", "sws",
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["speedup", "breakdown", "policies", "cutoff", "best", "queue", "timeline",
-                                         "table1", *RAW_KINDS])
-    parser.add_argument("input", help="CSV from tools/sweep.py, or a --trace file")
+                                         "table1", "busy", *RAW_KINDS])
+    parser.add_argument("input", nargs="+", help="CSV from tools/sweep.py, a --trace file, or (busy) heist sim JSON files")
     parser.add_argument("-o", "--output", help="PNG (or .md for table1)")
     parser.add_argument("--start-ms", type=float, help="timeline: first millisecond shown")
     parser.add_argument("--span-ms", type=float, help="timeline: milliseconds shown")
     parser.add_argument("--label", help="CSV plots: only rows with this sweep label (and the seq rows)")
     args = parser.parse_args()
+    if args.kind == "busy":
+        if not args.output:
+            sys.exit("plot: -o PNG required")
+        return sim.plot_busy(args.input, args.output)
+    if len(args.input) > 1:
+        sys.exit(f"plot {args.kind}: one input file")
+    args.input = args.input[0]
     if args.kind in ("queue", "timeline"):
         if not args.output:
             sys.exit("plot: -o PNG required")

@@ -3,7 +3,12 @@
 the last stdout line is one JSON object with the fields issue 6 names, the
 task count is the one expected, and the steal counters add up.
 
-  check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S] -- CMD...
+  check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S]
+                    [--expect-busy-profile N] -- CMD...
+
+--expect-busy-profile N: the run had --busy-profile N: busy_profile holds
+N/2 to N shares in [0, 1] whose busy time is the run's time less its search
+and steals (without it, the report has no busy_profile).
 """
 import sys
 
@@ -42,10 +47,31 @@ def main():
             total[key] += counts[key]
             if counts[key] != counts["in_process"][key] + counts["between_processes"][key]:
                 fail(f"steals.{level}.{key} is not in_process + between_processes")
+    check_busy_profile(report, int(expect.get("--expect-busy-profile", 0)))
     if total != report["steal_totals"]:
         fail("steal_totals is not the sum over the levels")
     if total["steals"] + total["failed"] > total["attempts"] or total["attempts"] - total["steals"] - total["failed"] > report["workers"]:
         fail("attempts, steals and failed do not add up (at most one attempt per worker in flight at the end)")
+
+
+def check_busy_profile(report, buckets):
+    if buckets == 0:
+        if "busy_profile" in report:
+            fail("busy_profile without --busy-profile")
+        return
+    profile = report.get("busy_profile")
+    if profile is None:
+        fail("busy_profile missing")
+    shares, width, t = profile["busy"], profile["bucket_s"], report["time_s"]
+    if not (buckets // 2 <= len(shares) <= buckets) and t > width * buckets / 2:
+        fail(f"{len(shares)} buckets for --busy-profile {buckets}")
+    if any(not 0 <= b <= 1 for b in shares):
+        fail("a busy share outside [0, 1]")
+    busy = sum(b * min(width, t - i * width) for i, b in enumerate(shares)) * report["workers"]
+    idle = report["time_s"] * report["workers"] - busy
+    parts = report["time_breakdown_s"]
+    if abs(idle - parts["search"] - parts["steal"]) > 1e-6 * t * report["workers"]:
+        fail(f"busy profile's idle time {idle} != search + steal {parts['search'] + parts['steal']}")
 
 
 if __name__ == "__main__":

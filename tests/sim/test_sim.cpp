@@ -7,6 +7,7 @@
 // loop of long spawns between two ranks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -334,6 +335,61 @@ TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
       EXPECT_GT(r.requests_served, 0u);
     }
   }
+}
+
+// The busy profile's buckets: stretches split at bucket edges, buckets that
+// double (merging neighbours) when a stretch ends past the last, and a
+// last bucket cut at the makespan.
+TEST(SimBusyProfile, BucketsSplitDoubleAndEndAtTheMakespan) {
+  heist::sim::BusyProfile off;
+  off.idle(0, 50);
+  EXPECT_TRUE(off.finish(100, 1).busy.empty());
+
+  heist::sim::BusyProfile p(4);  // 4 buckets of 100 ns to start with
+  p.idle(0, 150);                // one worker out of tasks for 150 ns
+  heist::sim::BusyProfile::Result r = p.finish(400, 1);
+  ASSERT_EQ(r.busy.size(), 4u);
+  EXPECT_DOUBLE_EQ(r.bucket_s, 100e-9);
+  EXPECT_DOUBLE_EQ(r.busy[0], 0.0);
+  EXPECT_DOUBLE_EQ(r.busy[1], 0.5);
+  EXPECT_DOUBLE_EQ(r.busy[2], 1.0);
+  p.idle(350, 900);  // past 400 ns: 200-ns buckets hold only 800, so 400-ns ones
+  r = p.finish(1000, 2);  // two workers, the second never idle; 1000 ns: three buckets, the last 200 ns long
+  ASSERT_EQ(r.busy.size(), 3u);
+  EXPECT_DOUBLE_EQ(r.bucket_s, 400e-9);
+  EXPECT_DOUBLE_EQ(r.busy[0], 1.0 - (150.0 + 50.0) / (2 * 400.0));
+  EXPECT_DOUBLE_EQ(r.busy[1], 1.0 - 400.0 / (2 * 400.0));
+  EXPECT_DOUBLE_EQ(r.busy[2], 1.0 - 100.0 / (2 * 200.0));
+}
+
+// Over a simulation, the profile's idle worker-time is the search and the
+// steals the run accounts (time_breakdown_s), its busy time the work — and,
+// with several processes, the communication busy workers wait for (polls,
+// completions sent), which has no share of its own; one worker is busy
+// throughout.
+TEST(SimBusyProfile, BusyTimeIsTheRunsWork) {
+  const AnyWorkload w = uts_tree(kSmallGeo);
+  for (const int nodes : {1, 2}) {
+    SimConfig c = config(4, 2, nodes, 1, heist::StealProtocolKind::sws);
+    c.busy_buckets = 32;
+    const SimResult r = heist::sim::simulate(w, c);
+    const auto& p = r.busy_profile;
+    ASSERT_GE(p.busy.size(), 16u) << nodes;
+    ASSERT_LE(p.busy.size(), 32u) << nodes;
+    const int workers = c.machine.workers();
+    double busy = 0;
+    for (std::size_t i = 0; i < p.busy.size(); ++i)
+      busy += p.busy[i] * std::min(p.bucket_s, r.time_s - static_cast<double>(i) * p.bucket_s) * workers;
+    EXPECT_NEAR(r.time_s * workers - busy, r.search_s + r.steal_s, 1e-9 * r.time_s * workers) << nodes;
+    if (nodes == 1) EXPECT_NEAR(busy, r.work_s, 1e-9 * r.work_s) << nodes;
+    else EXPECT_GT(busy, r.work_s) << nodes;
+    EXPECT_LT(p.busy.front(), 1.0) << nodes;  // the others start idle
+  }
+  SimConfig single = config(1, 1, 1, 1, heist::StealProtocolKind::sws);
+  single.busy_buckets = 8;
+  const SimResult one = heist::sim::simulate(w, single);
+  ASSERT_FALSE(one.busy_profile.busy.empty());
+  for (const double b : one.busy_profile.busy) EXPECT_DOUBLE_EQ(b, 1.0);
 }
 
 // Issue 15, matmul's shape: one producer on rank 0 spawns 400 tasks of 6 ms,

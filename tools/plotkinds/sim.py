@@ -189,3 +189,46 @@ def plot_habanero(df, out):
         a.set_xlabel("cores")
         a.legend(fontsize=8)
     save(fig, out)
+
+
+def busy_reports(paths):
+    """The `heist sim --json --busy-profile N` reports in these files (one
+    JSON object a line; lines that are not reports with a profile are
+    skipped), each with a label: app, machine, victim."""
+    import json
+    reports = []
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if not line.startswith("{"):
+                    continue
+                r = json.loads(line)
+                if "busy_profile" not in r:
+                    continue
+                m, p = r["machine"], r["params"]
+                label = (f"{r['app']}, {m['nodes']} x {m['sockets']} x {m['cores_per_socket']}, "
+                         f"{p.get('victim', '')}")
+                reports.append((label, r))
+    return reports
+
+
+def plot_busy(paths, out):
+    """The share of workers running tasks over simulated time, one line per
+    report (`heist sim --busy-profile N --json`)."""
+    reports = busy_reports(paths)
+    if not reports:
+        sys.exit("plot busy: no report with a busy_profile (run heist sim with --busy-profile N --json)")
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for label, r in reports:
+        width_ms = r["busy_profile"]["bucket_s"] * 1e3
+        shares = r["busy_profile"]["busy"]
+        xs = [i * width_ms for i in range(len(shares) + 1)]
+        ax.step(xs, shares + shares[-1:], where="post", label=f"{label}: {r['time_s'] * 1e3:.3g} ms")
+        print(f"{label}: {r['time_s'] * 1e3:.4g} ms simulated, mean busy share "
+              f"{sum(shares) / len(shares):.2f}")
+    ax.set_xlabel("simulated time (ms)")
+    ax.set_ylabel("workers running tasks")
+    ax.set_ylim(0, 1.02)
+    ax.legend(fontsize=7)
+    save(fig, out)
