@@ -12,6 +12,9 @@
 //       (another worker of the process holds the remote-steal token);
 //   request: ask a rank of another node (driver.next_rank(rng, advertised));
 //   none:    nothing to try.
+//   After a steal that took tasks, the next step is that victim again,
+//   once (its deque held the siblings of what was taken); then the victim
+//   policy's own steps go on.
 //   An iteration that took nothing: driver.failed(remote_ok) says whether a
 //   poll round is due (after max(1, workers - 1) of them between processes:
 //   apply deliveries, take back the unclaimed offer); then, if
@@ -99,6 +102,9 @@ class SearchDriver {
   std::uint32_t failed_in_sweep_ = 0;  // failed iterations since the last success or back-off step
   std::int64_t remote_max_sleep_us_;
   DecisionLog* log_ = nullptr;
+  // The last steal that took tasks: the next search tries that victim
+  // first, once (its deque held siblings of what was taken).
+  std::optional<SearchStep> retry_;
 };
 
 }  // namespace heist::policy

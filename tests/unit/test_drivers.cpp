@@ -1,7 +1,8 @@
 // policy::SpawnDriver and policy::SearchDriver (issue 14): the decisions the
 // runtime and the simulator share — where a victim step goes, when a poll
 // round is due, success-only requests without knowing the policy's type,
-// inline-credit pacing, and the policy that decides a spawn.
+// inline-credit pacing, the policy that decides a spawn, and the last
+// victim that had tasks tried first.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -56,6 +57,38 @@ TEST(SearchDriver, StepsGoToAWorkerHereOrToTheRankOfThePlace) {
   for (int i = 0; i < 100; ++i) {
     const SearchStep s = d.next(false);
     EXPECT_EQ(s.kind, s.choice.place >= 4 && s.choice.place < 8 ? SearchStep::Kind::steal_here : SearchStep::Kind::none);
+  }
+}
+
+// After a steal that took tasks the next search tries the same victim
+// first, once (a worker of this process or another rank), then goes on with
+// its victim policy.
+TEST(SearchDriver, TriesTheLastVictimThatHadTasksFirstOnce) {
+  const Topology t = machine16();
+  for (const auto victim : {heist::VictimSpec::Kind::random, heist::VictimSpec::Kind::hvs}) {
+    Options o;
+    o.victim.kind = victim;
+    SearchDriver d(o, t, SearchSetup{6, 4, 4});
+    int retried = 0;
+    for (int i = 0; i < 200; ++i) {
+      const SearchStep s = d.next(true);
+      if (s.kind == SearchStep::Kind::none) continue;
+      d.on_result(s, 2);  // a success: the next step is the same victim
+      const SearchStep again = d.next(true);
+      EXPECT_EQ(again.kind, s.kind);
+      EXPECT_EQ(again.target, s.target);
+      EXPECT_EQ(again.choice.place, s.choice.place);
+      d.on_result(again, 0);  // the retry failed: back to the policy's own steps
+      int same = 0;
+      for (int k = 0; k < 8; ++k) {
+        const SearchStep next = d.next(true);
+        same += next.choice.place == s.choice.place ? 1 : 0;
+        d.on_result(next, 0);
+      }
+      EXPECT_LT(same, 8);
+      ++retried;
+    }
+    EXPECT_EQ(retried, 200);
   }
 }
 
