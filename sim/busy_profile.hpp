@@ -64,8 +64,12 @@ class BusyProfile {
  private:
   void widen() {
     const std::size_t n = idle_ns_.size();
-    for (std::size_t i = 0; i < n; ++i) idle_ns_[i] = 2 * i + 1 < n ? idle_ns_[2 * i] + idle_ns_[2 * i + 1]
-                                                      : (2 * i < n ? idle_ns_[2 * i] : 0.0);
+    for (std::size_t i = 0; i < n; ++i) {  // in place: bucket i reads 2i and 2i + 1, not yet overwritten
+      double merged = 0;
+      if (2 * i < n) merged += idle_ns_[2 * i];
+      if (2 * i + 1 < n) merged += idle_ns_[2 * i + 1];
+      idle_ns_[i] = merged;
+    }
     width_ns_ *= 2;
   }
 

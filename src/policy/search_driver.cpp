@@ -1,6 +1,7 @@
 #include "policy/search_driver.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace heist::policy {
 
@@ -18,13 +19,16 @@ SearchDriver::SearchDriver(const Options& o, const Topology& topology, const Sea
 }
 
 SearchStep SearchDriver::next(bool remote_ok) {
-  if (retry_ && (retry_->kind == SearchStep::Kind::steal_here || remote_ok)) {
-    const SearchStep s = *retry_;
-    retry_.reset();
-    if (log_ != nullptr) log_->entries.emplace_back(StepRecord{remote_ok, s});
-    return s;
-  }
-  retry_.reset();
+  // The last victim that had tasks, once (another rank only while remote
+  // steals are on); else the victim policy's step.
+  const std::optional<SearchStep> again = std::exchange(retry_, std::nullopt);
+  const SearchStep s =
+      again && (again->kind == SearchStep::Kind::steal_here || remote_ok) ? *again : policy_step(remote_ok);
+  if (log_ != nullptr) log_->entries.emplace_back(StepRecord{remote_ok, s});
+  return s;
+}
+
+SearchStep SearchDriver::policy_step(bool remote_ok) {
   const VictimStep v = victims_->step(rng_, remote_ok);
   SearchStep s;
   s.choice = v.choice;
@@ -43,7 +47,6 @@ SearchStep SearchDriver::next(bool remote_ok) {
       break;
     }
   }
-  if (log_ != nullptr) log_->entries.emplace_back(StepRecord{remote_ok, s});
   return s;
 }
 

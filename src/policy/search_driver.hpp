@@ -91,6 +91,9 @@ class SearchDriver {
   void record_to(DecisionLog* log) noexcept { log_ = log; }
 
  private:
+  // The victim policy's next step, as a SearchStep.
+  SearchStep policy_step(bool remote_ok);
+
   const Topology* topology_;
   SearchSetup setup_;
   std::unique_ptr<VictimPolicy> victims_;  // null: no other place

@@ -2,6 +2,7 @@
 variant's name, name: the app's): a node sweep, HotSLAW Figures 10-13, SWS
 (SDC vs SWS) and HabaneroUPC++ (BaselineWS vs SuccessOnlyWS), each with its
 tables on stdout."""
+import json
 import re
 import sys
 
@@ -195,7 +196,6 @@ def busy_reports(paths):
     """The `heist sim --json --busy-profile N` reports in these files (one
     JSON object a line; lines that are not reports with a profile are
     skipped), each with a label: app, machine, victim."""
-    import json
     reports = []
     for path in paths:
         with open(path) as f:
