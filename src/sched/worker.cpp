@@ -87,11 +87,6 @@ void Worker::drop_credits() noexcept {
 }
 void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 
-SpawnPolicy Worker::policy_here() const noexcept {
-  const FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
-  return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
-}
-
 bool Worker::waits_by_suspending() const noexcept {
   const SpawnPolicy p = policy_here();
   return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first());

@@ -195,7 +195,11 @@ class Worker : public detail::WorkerCore {
   friend class Dispatcher;
   friend class Executor;
   friend class Joins;
-  SpawnPolicy policy_here() const noexcept;
+  // The spawn policy in force for the running task: its IEF's, else the run's.
+  SpawnPolicy policy_here() const noexcept {
+    const detail::FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
+    return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
+  }
   void set_frame(detail::FrameCore* f) noexcept {
     frame = f;
     frame_level = f->level;
@@ -260,5 +264,34 @@ HEIST_WORKER_PART(Executor, exec_)
 HEIST_WORKER_PART(Joins, joins_)
 #undef HEIST_WORKER_PART
 #pragma GCC diagnostic pop
+
+inline Frame& WorkerQueue::joined_frame() {
+  Worker& w = owner();
+  Frame& f = w.current_frame();
+  if (f.level == w.level) [[likely]] return f;
+  return make_inline_frame();
+}
+
+// The counters of finish scopes and joins (worker_joins.hpp), inline: every
+// queued task enrolls once and completes once.
+inline bool Joins::counts_locally(const detail::FinishScope* scope) const noexcept {
+  // `proxy` is read only when this worker owns the scope: owner-only then.
+  return scope->owner == owner().ctx_ && scope->proxy != kSealedProxy;
+}
+
+inline void Joins::enroll(detail::FinishScope* scope) noexcept {
+  if (counts_locally(scope)) ++scope->local;
+  // relaxed: the task is published to its executor through the deque
+  // (release/acquire), so this increment precedes its decrement.
+  else scope->remote.fetch_add(1, std::memory_order_relaxed);
+}
+
+inline void Joins::complete(detail::FinishScope* scope, std::int64_t n) noexcept {
+  if (counts_locally(scope)) [[likely]] {
+    scope->local -= n;
+    return;
+  }
+  complete_shared(scope, n);
+}
 
 }  // namespace heist::sched

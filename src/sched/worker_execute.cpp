@@ -24,11 +24,7 @@ using task::TaskHeader;
 
 // ---------------------------------------------------------------- executing
 
-void Executor::invoke(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out) {
-  if (entry.copies_input) [[likely]] {
-    entry.invoke(const_cast<std::byte*>(in), out);  // a C++ body: invoke_task copies `in` and takes it as const
-    return;
-  }
+void Executor::invoke_copy(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out) {
   // A C body may read (or write) its input at any time: it gets a copy.
   alignas(task::kSlotAlign) std::byte local[256];
   std::vector<std::byte> large;  // operator new: 16-aligned
@@ -106,7 +102,12 @@ void Executor::execute(const std::byte* slot) {
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
-  (w.conts_ ? Worker::resumed()->exec_ : *this).end_task(child, saved, h, completion, traced_from);
+  if (w.conts_) {
+    Worker::resumed()->exec_.end_task(child, saved, h, completion, traced_from);
+    return;
+  }
+  if (!child.joined_drained()) w.joins_.wait_frame(child);  // the implicit wait at the end of a task
+  close_task(saved, h, completion, traced_from);
 }
 
 void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, FinishScope* completion,
@@ -119,6 +120,14 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
     }
     w.joins_.wait_frame(child);
   }
+  close_task(saved, h, completion, traced_from);
+}
+
+// The task's frame is done (its joined children drained): back to the
+// spawner's frame, and the task counts as complete. Inline in execute.
+[[gnu::always_inline]] inline void Executor::close_task(detail::FrameCore* saved, const TaskHeader& h,
+                                                        FinishScope* completion, std::int64_t traced_from) {
+  Worker& w = owner();
   if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, w.rank_);
   --w.depth_;
   --w.level;

@@ -49,8 +49,20 @@ class Executor {
   friend class Worker;
   void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
                 std::int64_t traced_from);
+  void close_task(detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
+                  std::int64_t traced_from);
   void execute_foreign(const std::byte* slot);
-  void invoke(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out);
+  // Calls a task's body on its input. A C++ body copies its input itself
+  // (TaskInfo::copies_input): called directly, inline; a C body gets a copy
+  // made out of line (invoke_copy).
+  void invoke(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out) {
+    if (entry.copies_input) [[likely]] {
+      entry.invoke(const_cast<std::byte*>(in), out);  // a C++ body: invoke_task copies `in` and takes it as const
+      return;
+    }
+    invoke_copy(entry, in, in_size, out);
+  }
+  static void invoke_copy(const task::TaskInfo& entry, const std::byte* in, std::size_t in_size, void* out);
   std::int64_t trace_begin();  // a traced task starts now: sample the queue
 
   // The worker this part is a member of (a fixed offset from `this`).

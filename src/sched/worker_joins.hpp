@@ -46,8 +46,11 @@ class Joins {
   friend class Executor;
   friend class ContinuationEngine;
 
-  // `n` tasks of `scope` are done (n > 1: a foreign proxy's report).
+  // `n` tasks of `scope` are done (n > 1: a foreign proxy's report). The
+  // owner's own count inline (every queued task ends here), the rest out
+  // of line.
   void complete(detail::FinishScope* scope, std::int64_t n = 1) noexcept;
+  void complete_shared(detail::FinishScope* scope, std::int64_t n) noexcept;
   void enroll(detail::FinishScope* scope) noexcept;
   // Does this worker count `scope` with plain increments (it owns it, and
   // it is not a sealed proxy)?

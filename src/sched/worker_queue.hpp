@@ -52,11 +52,14 @@ class WorkerQueue {
   std::int64_t inline_budget() const noexcept;
   [[noreturn]] void stack_exhausted() const;
   std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
+  std::byte* queue_slot_full();  // the same when the deque is at its capacity
   void grant(std::int64_t credits) noexcept;
   std::uint64_t fast_inlined() const noexcept;
   void check_task(std::uint32_t fn, std::size_t in_size) const;
   [[noreturn]] [[gnu::cold]] void bad_task(std::uint32_t fn, std::size_t in_size) const;
   void end_queue(Frame& frame, detail::Join join, std::byte* slot, bool held = false, bool expose = false);
+  // A joined child that the frame's fence holds back (spawn_registered, out of line).
+  [[gnu::cold]] void spawn_held(Frame& frame, std::uint32_t fn, const void* in, std::size_t in_size, void* out);
   // What push_copy does with a task when the deque is at its maximum: run it
   // now on this stack, or append it to overflow_ (the help loop runs that
   // list before it steals). A caller that holds a lock a task could need —
@@ -71,6 +74,7 @@ class WorkerQueue {
   template <class Call>
   void run_inline(Call&& call);
   Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
+  Frame& make_inline_frame();  // joined_frame's making
 
   // The worker this part is a member of: computed from `this` (a fixed
   // offset, no load), so reaching it costs the spawn path nothing.

@@ -25,6 +25,14 @@ using task::TaskHeader;
 
 // ---------------------------------------------------------------- spawning
 
+namespace {
+// The header flags of a registered task spawned with `join`.
+std::uint16_t registered_flags(const task::TaskRegistry& registry, std::uint32_t fn, detail::Join join) noexcept {
+  return static_cast<std::uint16_t>((join == detail::Join::joined ? task::kJoined : 0) |
+                                    (registry[fn].local_only ? task::kLocalOnly : 0));
+}
+}  // namespace
+
 WorkerQueue::WorkerQueue(const Options& options, std::size_t stride)
     : deque_(stride, options.deque_initial_tasks, options.deque_max_tasks),
       spawn_(options, options.workers),
@@ -72,8 +80,14 @@ std::int64_t WorkerQueue::inline_budget() const noexcept {
   return room / per_frame;
 }
 
-std::byte* WorkerQueue::queue_slot() {
-  if (std::byte* slot = deque_.begin_push()) return slot;
+// Inline into the spawn paths (as decide_spawn and end_queue): a queued
+// spawn called each of them once, 10-20 instructions of calling apiece.
+[[gnu::always_inline]] inline std::byte* WorkerQueue::queue_slot() {
+  if (std::byte* slot = deque_.begin_push()) [[likely]] return slot;
+  return queue_slot_full();
+}
+
+std::byte* WorkerQueue::queue_slot_full() {
   // Past --deque-max-tasks a spawn runs inline, nesting on this stack; once
   // the stack is nearly full the deque grows past its limit instead (a DFS
   // of escaping asyncs over millions of vertices must not overflow).
@@ -90,7 +104,7 @@ void WorkerQueue::stack_exhausted() const {
       "--fiber-stack-bytes");
 }
 
-policy::SpawnAction WorkerQueue::decide_spawn() {
+[[gnu::always_inline]] inline policy::SpawnAction WorkerQueue::decide_spawn() {
   Worker& w = owner();
   const bool paced = w.remote_ != nullptr && w.remote_->region_active();
   std::int64_t now = 0;
@@ -143,11 +157,10 @@ void WorkerQueue::run_inline(Call&& call) {
   detail::run_inline(&owner(), std::forward<Call>(call));
 }
 
-Frame& WorkerQueue::joined_frame() {
+// An inline task queues its first joined child: it gets a frame now.
+Frame& WorkerQueue::make_inline_frame() {
   Worker& w = owner();
   Frame& f = w.current_frame();
-  if (f.level == w.level) return f;
-  // An inline task queues its first joined child: it gets a frame now.
   Frame& made = w.stack_->inline_frames.emplace_back(w.ctx_, &f, f.ief, w.level);
   w.set_frame(&made);
   return made;
@@ -171,7 +184,8 @@ void WorkerQueue::flush_fence(Frame& f) {
                  });
 }
 
-void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held, bool expose) {
+[[gnu::always_inline]] inline void WorkerQueue::end_queue(Frame& current, detail::Join join, std::byte* slot, bool held,
+                                                          bool expose) {
   Worker& w = owner();
   const std::uint32_t depth = w.running_depth();
   Frame& f = join == detail::Join::joined ? joined_frame() : current;
@@ -212,26 +226,32 @@ void WorkerQueue::spawn_registered(std::uint32_t fn, const void* in, std::size_t
   if (f.fenced) flush_fence(f);
   // A joined child that a fence holds back is held, never run inline (it
   // would start before the generations spawned before the fence completed).
-  const bool held = join == detail::Join::joined && f.level == w.level && f.fence && f.fence->must_hold();
-  const policy::SpawnAction action = held ? policy::SpawnAction::queue : decide_spawn();
+  if (join == detail::Join::joined && f.level == w.level && f.fence && f.fence->must_hold()) [[unlikely]]
+    return spawn_held(f, fn, in, in_size, out);
+  const policy::SpawnAction action = decide_spawn();
   std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();
-  std::vector<std::byte> overflow;  // a held task needs no deque slot: when the deque is full, build it here
-  if (slot == nullptr && held) {
-    overflow.resize(w.sched_.stride());
-    slot = overflow.data();
-  }
   if (slot == nullptr) {
     const detail::TaskInvoke invoke = w.sched_.registry()[fn].invoke;
     run_inline([&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
     return;
   }
-  task::write_task(slot, fn,
-                   static_cast<std::uint16_t>((join == detail::Join::joined ? task::kJoined : 0) |
-                                              (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0)),
-                   in, in_size, GlobalRef::local(w.rank_, out));
-  const bool expose = action == policy::SpawnAction::expose && !held && slot != overflow.data();
-  end_queue(f, join, slot, held, expose);  // held stays held even if the fence opened meanwhile: flushed at the next step
+  task::write_task(slot, fn, registered_flags(w.sched_.registry(), fn, join), in, in_size, GlobalRef::local(w.rank_, out));
+  const bool expose = action == policy::SpawnAction::expose;
+  end_queue(f, join, slot, false, expose);
   if (expose) w.conts_->expose(slot);  // returns maybe on another worker: nothing after it
+}
+
+void WorkerQueue::spawn_held(Frame& f, std::uint32_t fn, const void* in, std::size_t in_size, void* out) {
+  Worker& w = owner();
+  std::byte* slot = queue_slot();
+  std::vector<std::byte> overflow;  // a held task needs no deque slot: when the deque is full, build it here
+  if (slot == nullptr) {
+    overflow.resize(w.sched_.stride());
+    slot = overflow.data();
+  }
+  task::write_task(slot, fn, registered_flags(w.sched_.registry(), fn, detail::Join::joined), in, in_size,
+                   GlobalRef::local(w.rank_, out));
+  end_queue(f, detail::Join::joined, slot, true);  // stays held even if the fence opens meanwhile: flushed at the next step
 }
 
 void WorkerQueue::spawn_closure(const detail::ClosureOps& ops, void* object) {
@@ -272,9 +292,8 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   node->refs.store(2, std::memory_order_relaxed);  // the task's and the handle's; not yet shared
   auto* dependent = new DependentTask(w.sched_.stride());
   std::byte* slot = dependent->slot.get();
-  TaskHeader* h = task::write_task(
-      slot, fn, static_cast<std::uint16_t>(task::kJoined | (w.sched_.registry()[fn].local_only ? task::kLocalOnly : 0)),
-      in, in_size, GlobalRef::local(w.rank_, out), GlobalRef::local(w.rank_, node));
+  TaskHeader* h = task::write_task(slot, fn, registered_flags(w.sched_.registry(), fn, detail::Join::joined), in, in_size,
+                                   GlobalRef::local(w.rank_, out), GlobalRef::local(w.rank_, node));
   FinishScope* target = f.join_target();
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);

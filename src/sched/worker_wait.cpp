@@ -27,19 +27,7 @@ using task::TaskHeader;
 
 Joins::Joins(int id) : root_frame_(id, nullptr, &root_scope_, 0) { root_scope_.owner = id; }
 
-bool Joins::counts_locally(const FinishScope* scope) const noexcept {
-  // `proxy` is read only when this worker owns the scope: owner-only then.
-  return scope->owner == owner().ctx_ && scope->proxy != kSealedProxy;
-}
-
-void Joins::enroll(FinishScope* scope) noexcept {
-  if (counts_locally(scope)) ++scope->local;
-  // relaxed: the task is published to its executor through the deque
-  // (release/acquire), so this increment precedes its decrement.
-  else scope->remote.fetch_add(1, std::memory_order_relaxed);
-}
-
-void Joins::complete(FinishScope* scope, std::int64_t n) noexcept {
+void Joins::complete_shared(FinishScope* scope, std::int64_t n) noexcept {
   // A loop, not a recursion: proxies stand for
   // proxies (a task of a proxy stolen by another worker runs under that
   // worker's), and a chain of escaping asyncs stolen back and forth makes a
@@ -47,10 +35,6 @@ void Joins::complete(FinishScope* scope, std::int64_t n) noexcept {
   // million links on 2 workers under TSan: 98,000 nested calls overflowed
   // the stack).
   for (;;) {
-    if (counts_locally(scope)) {
-      scope->local -= n;
-      return;
-    }
     // release: the task's outputs happen before the owner's acquire sees 0.
     // acquire: the last completion of a scope with a suspended owner reads
     // FinishScope::waiter and resumes it (protocol in sched/continuations.hpp);
@@ -63,6 +47,10 @@ void Joins::complete(FinishScope* scope, std::int64_t n) noexcept {
     scope = release_proxy(scope);  // a drained proxy completes its parent
     if (scope == nullptr) return;  // a foreign proxy: reported later
     n = 1;
+    if (counts_locally(scope)) {
+      scope->local -= n;
+      return;
+    }
   }
 }
 

@@ -85,6 +85,18 @@ inline const std::byte* payload(const std::byte* slot) noexcept { return slot + 
 // once it knows the scopes), then `in_size` input bytes from `in` unless
 // `in` is null (a payload the caller writes itself, such as a closure's
 // function pointer and object). Returns the header.
+// A task's input into its slot. The common small sizes copy with a fixed
+// length, which compiles to a move or two instead of a call of memcpy (a
+// queued fib task spent 14 instructions a spawn there).
+inline void copy_input(std::byte* to, const void* from, std::size_t size) noexcept {
+  switch (size) {
+    case 4: std::memcpy(to, from, 4); return;
+    case 8: std::memcpy(to, from, 8); return;
+    case 16: std::memcpy(to, from, 16); return;
+    default: std::memcpy(to, from, size); return;
+  }
+}
+
 inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_t flags, const void* in,
                               std::size_t in_size, GlobalRef out = GlobalRef(), GlobalRef sync = GlobalRef()) noexcept {
   TaskHeader* h = header(slot);
@@ -98,7 +110,7 @@ inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_
   h->spawner = kNoSpawner;
   h->levels = 0;
   h->depth = 0;
-  if (in != nullptr) std::memcpy(payload(slot), in, in_size);
+  if (in != nullptr) copy_input(payload(slot), in, in_size);
   return h;
 }
 
