@@ -29,12 +29,26 @@ void Dispatcher::help_until(Done&& done, std::int64_t floor) {
     if (done()) return;
   }
   ++w.help_depth_;
+  const bool was_searching = searching_;
+  SplitDeque& deque = w.queue_.deque_;
+  // The common wait finds what it waits for on top of its own deque: run
+  // that first, and set up the search only when the deque runs dry (a
+  // help-first fib's every wait set it up for nothing).
+  for (;;) {
+    if (done()) {
+      set_searching(was_searching);
+      --w.help_depth_;
+      return;
+    }
+    const std::byte* slot = deque.pop();
+    if (slot == nullptr) break;
+    set_searching(false);
+    w.exec_.execute(slot);  // runs in place
+  }
   platform::Backoff backoff(search_->backoff_limits(w.id_ == 0 || w.depth_ > 0, w.remote_ != nullptr));
   const bool within_depth = w.help_depth_ <= w.max_help_depth_;
   const bool may_steal = within_depth && search_->can_steal();
-  const bool was_searching = searching_;
   std::int64_t searching_since = 0;
-  SplitDeque& deque = w.queue_.deque_;
   while (!done()) {
     if (const std::byte* slot = deque.pop()) {  // runs in place
       if (searching_since != 0) search_ns_ += platform::now_ns() - searching_since;
