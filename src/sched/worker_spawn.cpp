@@ -198,7 +198,9 @@ void WorkerQueue::flush_fence(Frame& f) {
   h->depth = task::saturate(depth + 1);
   w.joins_.enroll(target);
   ++deferred_;
-  if (held || (join == detail::Join::joined && f.fence && f.fence->must_hold())) {
+  // Held: spawn_held decided it (spawn_registered tests the fence before
+  // anything else; nothing between that test and here can close a fence).
+  if (held) {
     f.fence->hold(slot, task::used_bytes(slot));  // the deque slot (if any) is left uncommitted
     return;
   }

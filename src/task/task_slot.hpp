@@ -80,11 +80,6 @@ inline const TaskHeader* header(const std::byte* slot) noexcept {
 inline std::byte* payload(std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
 inline const std::byte* payload(const std::byte* slot) noexcept { return slot + sizeof(TaskHeader); }
 
-// Writes a task into a slot: the one place a header is filled. Every field
-// is written (completion and ief null: end_queue, or the caller, sets them
-// once it knows the scopes), then `in_size` input bytes from `in` unless
-// `in` is null (a payload the caller writes itself, such as a closure's
-// function pointer and object). Returns the header.
 // A task's input into its slot. The common small sizes copy with a fixed
 // length, which compiles to a move or two instead of a call of memcpy (a
 // queued fib task spent 14 instructions a spawn there).
@@ -97,6 +92,11 @@ inline void copy_input(std::byte* to, const void* from, std::size_t size) noexce
   }
 }
 
+// Writes a task into a slot: the one place a header is filled. Every field
+// is written (completion and ief null: end_queue, or the caller, sets them
+// once it knows the scopes), then `in_size` input bytes from `in` unless
+// `in` is null (a payload the caller writes itself, such as a closure's
+// function pointer and object). Returns the header.
 inline TaskHeader* write_task(std::byte* slot, std::uint32_t fn_id, std::uint16_t flags, const void* in,
                               std::size_t in_size, GlobalRef out = GlobalRef(), GlobalRef sync = GlobalRef()) noexcept {
   TaskHeader* h = header(slot);
