@@ -194,6 +194,7 @@ template <class W>
 void Engine<W>::drain_mailbox(Worker& w, Process& proc) {
   OwnerOps ops;
   ++ops.blocking;  // the seq word of the next batch
+  std::uint32_t answered = 0;  // tasks the answers brought
   while (!proc.mailbox.empty()) {
     Mail& mail = proc.mailbox.front();
     ops.blocking += 2;  // the batch's get, the next seq word
@@ -204,9 +205,11 @@ void Engine<W>::drain_mailbox(Worker& w, Process& proc) {
       StealCounts& c = counts(level_of(mail.from, w.rank), true);
       ++c.steals;
       c.tasks += mail.tasks.size();
+      answered += static_cast<std::uint32_t>(mail.tasks.size());
     }
     proc.mailbox.pop_front();
   }
+  if (policy::PollPlan::release_answered(answered)) w.deque.release();
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // counts what arrived (as the runtime)
   charge(w, ops);
 }

@@ -161,6 +161,15 @@ class PollPlan {
     return std::min(chunk_.take(available, level, requesters), answer_max_);
   }
   std::uint32_t answer_max() const noexcept { return answer_max_; }
+  // The polling worker just took `received` tasks from success-only answers
+  // into its deque: publish the older half of its private tasks at once
+  // (SplitDeque::release)? Its process asked because workers of it were
+  // idle, and they take only public tasks; kept private, an answer reached
+  // them one failed steal and one of the receiver's pops at a time, so an
+  // answer of 15 tasks fed its process slowly (simulated nqueens(14, 6) on 4
+  // nodes of 2 x 12: 2.1x HVS's in-process steals, 3.4x its failed ones;
+  // docs/results/README.md, "Answers are published where they land").
+  static bool release_answered(std::uint32_t received) noexcept { return received > 0; }
   // The transfers this rank sends, of those plan_push plans from every
   // rank's load as read on the board ([rank]), with this rank's own `load`
   // (fresher than its board entry) in place of its entry.

@@ -130,8 +130,9 @@ void MailboxBalance::take_answers(sched::Worker& w, PerWorker& p) {
     open_copy_ = open_;
   }
   answered_.clear();
+  std::uint32_t received = 0;
   answers_.take(open_copy_, p.comm, [&](int from, const std::byte* slots, std::uint32_t n) {
-    ctx_.accept(w, slots, n, from);
+    received += ctx_.accept(w, slots, n, from);
     // The answer to this process's request at `from`: a successful steal.
     WorkerStats& s = w.stats_ref();
     LevelStealStats& at = s.levels[policy::index(ctx_.level_of(from))];
@@ -141,6 +142,7 @@ void MailboxBalance::take_answers(sched::Worker& w, PerWorker& p) {
     s.remote_tasks_stolen += n;
   }, answered_);
   if (answered_.empty()) return;
+  if (policy::PollPlan::release_answered(received)) w.release_half();
   {
     std::lock_guard<std::mutex> lock(open_mutex_);
     for (const int from : answered_) open_.erase(std::find(open_.begin(), open_.end(), from));

@@ -107,6 +107,8 @@ class Worker : public detail::WorkerCore {
   }
   // A task from another process (or back from the window).
   void accept_stolen(const std::byte* slot) { queue_.accept_stolen(slot); }
+  // Publishes the older half of the private tasks (PollPlan::release_answered).
+  void release_half() noexcept { queue_.deque_.release(); }
   // A success-only answer draws on the whole process (PollPlan::answer_size):
   // the public tasks of this process's other workers (relaxed reads, a
   // hint), and claiming up to `max` of them, sibling by sibling with the

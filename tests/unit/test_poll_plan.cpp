@@ -221,6 +221,16 @@ TEST(PollPlan, AnswerSizeFollowsTheChunkAndTheMailbox) {
   EXPECT_EQ(half.answer_size(3, 0, false, Level::process), 1u);
 }
 
+// Tasks an answer brings are published where they land (half the private
+// part, as a thief's failed steal would have it), whatever their number:
+// the process asked because its workers were idle. A poll that took none
+// publishes nothing.
+TEST(PollPlan, AnsweredTasksArePublishedWhereTheyLand) {
+  EXPECT_TRUE(PollPlan::release_answered(1));
+  EXPECT_TRUE(PollPlan::release_answered(15));
+  EXPECT_FALSE(PollPlan::release_answered(0));
+}
+
 // An answer is written into the thief's area for its victim: no larger than the area.
 TEST(PollPlan, AnswerSizeStopsAtTheAnswerArea) {
   const Options o = options(StealProtocolKind::sws, VictimSpec::Kind::success_only, BalanceMode::steal,
