@@ -106,6 +106,7 @@ class Engine {
     int ief = kNoScope;    // where its escaping asyncs count (their IEF)
     bool waiting = false;  // its wait found children outstanding: a help loop runs above it
     std::uint32_t depth = 0;  // of its task in the tree (sched::Frame::depth)
+    std::uint32_t queued_children = 0;  // sched::Frame::queued_children (kept on frames that exist)
   };
 
   // Joins (sim/engine_joins.hpp). A count of tasks that one frame waits for:
@@ -233,6 +234,13 @@ class Engine {
   // ---- joins (engine_joins.hpp) ----
   int open_scope(const Worker& w);
   int children_scope(Worker& w, Frame& f);
+  // The runtime's current frame on w (Worker::current_frame): the nearest
+  // task on its stack that has a sched::Frame.
+  static std::size_t nearest_frame(const Worker& w) noexcept {
+    std::size_t i = w.stack.size() - 1;
+    while (i > 0 && !w.stack[i].has_frame) --i;
+    return i;
+  }
   int origin_rank(int scope) const;
   bool end_frame(Worker& w);
   void complete(Worker& w, int scope, bool foreign);
@@ -656,8 +664,8 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   if (step.release) w.deque.release();
   const policy::SpawnAction action = step.action;
   if (step.reroot) {  // the runtime resets its current frame: the nearest one that exists
-    std::size_t i = w.stack.size() - 1;
-    while (i > 0 && !w.stack[i].has_frame) --i;
+    std::size_t i = nearest_frame(w);
+    w.stack[i].queued_children = 0;
     for (; i < w.stack.size(); ++i) w.stack[i].levels = 0;
   }
   if (action == policy::SpawnAction::run_inline) {
@@ -669,7 +677,12 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
     begin(w, child, false);
     return;
   }
-  Task queued{child.node, w.id, task::saturate(facts.levels + 1), children_scope(w, w.stack.back()),
+  // WorkerQueue::end_queue counts the child on the frame its header is
+  // written from: a joined child's spawner gets a frame of its own
+  // (joined_frame), an escaping one's is the nearest that exists.
+  Frame& counted = W::kJoins ? w.stack.back() : w.stack[nearest_frame(w)];
+  const std::uint32_t levels = policy::SpawnDecider::child_levels(facts.levels, ++counted.queued_children);
+  Task queued{child.node, w.id, task::saturate(levels), children_scope(w, w.stack.back()),
               task::saturate(w.stack.back().depth + 1)};
   if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
   if (queued.scope != kNoScope) ++scopes_[static_cast<std::size_t>(queued.scope)].pending;

@@ -179,7 +179,8 @@ struct Options {
   int queue_bound = 40;  // bounded: tasks a worker holds (queued or running) before it inlines
   bool queue_demand = true;  // bounded: also inline while no worker needs the task (see SpawnPolicy)
   int queued_levels = -1;    // bounded + demand: spawns of the first this-many task generations below a stolen
-                             // (or root) task are queued, not inlined; -1 = from the run's workers (SpawnPolicy)
+                             // (or root) task are queued, not inlined (a task's n-th queued child counts
+                             // 1 + log2 n generations below it); -1 = from the run's workers (SpawnPolicy)
   ChunkSpec chunk = ChunkSpec::runtime_default();  // tasks a thief takes, by level (processes and nodes included)
   VictimSpec victim{};   // which victim a thief tries next
   // success-only: tasks an answer carries, at most; 0 = auto (policy::answer_max_auto: 128 / the other ranks,

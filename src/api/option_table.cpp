@@ -86,8 +86,9 @@ const OptionSpec kTable[] = {
      }, kSimulated},
     {"queued_levels", "HEIST_QUEUED_LEVELS", "--queued-levels",
      "bounded with --queue-demand on: spawns of the first N task generations below a stolen (or the root) task are "
-     "queued, not run inline, so thieves find shallow work (N, or auto: 0 for 1 worker, 1 + log4 of a process's "
-     "workers, one more with other processes, at least 1 + log4 of the processes and at least 2)",
+     "queued, not run inline, so thieves find shallow work; a task's n-th queued child counts 1 + log2 n generations "
+     "below it (N, or auto: 0 for 1 worker, 1 for 2 or 3; else 3 + log4 of a process's workers, one more with other "
+     "processes, at least 3 + log4 of the processes and at least 4)",
      [](const Options& o) { return o.queued_levels < 0 ? std::string("auto") : std::to_string(o.queued_levels); },
      [](Options& o, const std::string& v) {
        o.queued_levels = v == "auto" ? -1 : parse_int(v, 0, 64, "--queued-levels");

@@ -23,6 +23,7 @@
 //    subtrees stayed with one worker while thieves took tiny deep tasks
 //    (efficiency 0.37 measured). So with more than one worker the first
 //    `queued_levels` task generations below every stolen (or root) task
+//    (counted by child_levels: a node's later children count as deeper)
 //    are queued whatever the bound — one kept public (and the next few
 //    after a request), the rest private until a thief asks —
 //    (SpawnFacts::levels; Options::queued_levels), and a worker asked for
@@ -47,6 +48,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -85,36 +87,51 @@ class SpawnDecider {
   // Top-level tasks a worker may hold past the bound (see bounded()).
   static constexpr std::size_t kTopLevelHeld = 4096;
 
-  // --queued-levels auto in one process of `workers`: none for one worker
-  // (no thief), then one more level for every factor of 4: 1 level for 2-3,
-  // 2 for 4-15, 3 for 16-63, 5 for 256, 7 for 4,096. Two workers need the
-  // level too: without it UTS T1L's thief took ~500,000 tasks of ~140
-  // nodes from the deepest inline frame, one at a time (2-core VM: 4.65 s,
-  // 3.93 s with it; the fair 2-core ideal 3.77 s).
-  static unsigned auto_queued_levels(int workers) noexcept {
-    if (workers <= 1) return 0;
-    unsigned levels = 1;
-    for (int w = workers; w >= 4; w /= 4) ++levels;
-    return levels;
+  // The generation count of a queued child (TaskHeader::levels): its
+  // spawner's, plus 1 for the spawner's first queued child, 2 for its 2nd
+  // and 3rd, 3 for its 4th to 7th, ... (bit_width(nth)). A node's later
+  // children, the ones its own worker pops first (LIFO), thus queue fewer
+  // generations below them: --queued-levels L exposes about 2^L tasks below
+  // a stolen one whatever the tree's branching, where one generation per
+  // child exposed b + b^2 + ... + b^L (nqueens' ten children a node against
+  // fib's two: with the old count, enough for fib queued thousands of
+  // nqueens tasks below every steal, and enough for nqueens starved fib).
+  // Measured in the simulator with L two above the old auto value
+  // (docs/results/README.md, "Generations follow the branching"): UTS and
+  // nqueens 1-9 % faster, fib 5 % wherever processes meet; one node of
+  // 2 x 8 unchanged.
+  static constexpr std::uint32_t child_levels(std::uint32_t levels, std::uint32_t nth) noexcept {
+    return levels + static_cast<std::uint32_t>(std::bit_width(nth));
   }
+
+  // --queued-levels auto in one process of `workers`: none for one worker
+  // (no thief), then one more generation for every factor of 4, and two
+  // more from 4 workers on for the bit_width steps of child_levels: 1 level
+  // for 2-3, 4 for 4-15, 5 for 16-63, 7 for 256, 9 for 4,096. Two workers
+  // need the level: without it UTS T1L's thief took ~500,000 tasks of ~140
+  // nodes from the deepest inline frame, one at a time (2-core VM: 4.65 s,
+  // 3.93 s with it; the fair 2-core ideal 3.77 s). One level is the same
+  // under either step (every child of a stolen task is queued, none below).
+  static unsigned auto_queued_levels(int workers) noexcept { return widened(generations(workers)); }
   // --queued-levels auto in a run of `processes` processes of
   // `process_workers` workers: what one process needs for its own thieves,
-  // plus one level for the other processes — a steal between processes
+  // plus one generation for the other processes — a steal between processes
   // takes half of what the victim's process offers (the default chunk,
   // hcs:1,node=half) and feeds the thief's whole process, so the other
   // processes' workers need no task each — at least what one worker per
   // process needs, and at least 2: a thief of another process sees only what
   // the victim releases when it polls, the older half of its deque, and one
   // generation below a stolen task leaves one task there (its sibling runs),
-  // after which the victim can offer only its deepest spawns. Measured
-  // (docs/results/README.md): sized by the run's workers instead, 32 nodes
-  // of 8 queued 5 generations (simulated UTS T1L speedup 186; 219 with 3);
-  // on a real 16-core VM 2 x 8 and 4 x 4 needed 3 (fib(40) 22-34 % faster
-  // than with 2); 2 ranks x 1 with 5 us between them ran fib(35) in 0.143 s
-  // with 1 generation, 0.086 s with 2.
+  // after which the victim can offer only its deepest spawns; then two more
+  // for child_levels' steps. Measured (docs/results/README.md), with one
+  // generation a child: sized by the run's workers instead, 32 nodes of 8
+  // queued 5 generations (simulated UTS T1L speedup 186; 219 with 3); on a
+  // real 16-core VM 2 x 8 and 4 x 4 needed 3 (fib(40) 22-34 % faster than
+  // with 2); 2 ranks x 1 with 5 us between them ran fib(35) in 0.143 s with
+  // 1 generation, 0.086 s with 2.
   static unsigned auto_queued_levels(int process_workers, int processes) noexcept {
     if (processes <= 1) return auto_queued_levels(process_workers);
-    return std::max({auto_queued_levels(process_workers) + 1, auto_queued_levels(processes), 2u});
+    return widened(std::max({generations(process_workers) + 1, generations(processes), 2u}));
   }
 
   // The run: `processes` processes of `process_workers` workers (sizes --queued-levels auto).
@@ -186,6 +203,18 @@ class SpawnDecider {
 
  private:
   static constexpr std::int64_t kInlineCredits = std::int64_t{1} << 40;
+
+  // One generation a child (the count before child_levels' steps): one
+  // level for 2-3 workers, one more for every factor of 4.
+  static unsigned generations(int workers) noexcept {
+    if (workers <= 1) return 0;
+    unsigned levels = 1;
+    for (int w = workers; w >= 4; w /= 4) ++levels;
+    return levels;
+  }
+  // The same exposure under child_levels' steps: two generations more, but
+  // for one (identical under either step).
+  static unsigned widened(unsigned levels) noexcept { return levels >= 2 ? levels + 2 : levels; }
   static constexpr std::int64_t kBoundedCredits = 64;
 
   SpawnAction work_first(const SpawnFacts& f, std::int64_t credits) noexcept {

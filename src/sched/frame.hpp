@@ -40,6 +40,9 @@ struct Frame : detail::FrameCore {
   // tell the spawn policy (SpawnFacts::levels). A queued task's frame takes
   // it from the task header; inline tasks and finish bodies inherit it.
   std::uint32_t levels;
+  // Tasks queued from this frame since it began or re-rooted: the n of
+  // SpawnDecider::child_levels for the next one.
+  std::uint32_t queued_children = 0;
   // Depth in the task tree of the task this frame belongs to (TaskHeader::
   // depth). A queued task's frame takes it from the header; a frame made
   // for an inline task or a finish body counts the inline tasks between it

@@ -137,7 +137,11 @@ void WorkerQueue::stack_exhausted() const {
   }
   const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
   if (step.release) deque_.release();
-  if (step.reroot) w.current_frame().levels = 0;
+  if (step.reroot) {
+    Frame& top = w.current_frame();
+    top.levels = 0;
+    top.queued_children = 0;
+  }
   const policy::SpawnAction action = step.action;
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = step.publish_one ? Publish::one : Publish::half; break;
@@ -194,7 +198,7 @@ void WorkerQueue::flush_fence(Frame& f) {
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
   h->spawner = static_cast<std::uint32_t>(w.id_);
-  h->levels = task::saturate(f.levels + 1);
+  h->levels = task::saturate(policy::SpawnDecider::child_levels(f.levels, ++f.queued_children));
   h->depth = task::saturate(depth + 1);
   w.joins_.enroll(target);
   ++deferred_;
@@ -300,7 +304,7 @@ detail::SyncNode* WorkerQueue::spawn_with_handle(std::uint32_t fn, const void* i
   h->completion = GlobalRef::local(w.rank_, target);
   h->ief = GlobalRef::local(w.rank_, f.ief);
   h->spawner = static_cast<std::uint32_t>(w.id_);
-  h->levels = task::saturate(f.levels + 1);
+  h->levels = task::saturate(policy::SpawnDecider::child_levels(f.levels, ++f.queued_children));
   h->depth = task::saturate(f.depth + 1);  // f is the running task's own frame (joined_frame)
   w.joins_.enroll(target);
   ++deferred_;

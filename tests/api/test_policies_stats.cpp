@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <utility>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -272,9 +273,15 @@ TEST(BoundedQueue, OnDemandQueuesOnlyWhenThePrivateQueueIsEmpty) {
 TEST(BoundedQueue, TheTopLevelsBelowTheRootAreQueuedPastTheBound) {
   // One worker, bound 1: every spawn would run inline, but the first
   // --queued-levels generations below the root are queued: the root's
-  // child (generation 1), then its two children (generation 2) — counted
-  // through the task headers, since each queued task runs from the deque.
-  for (const int levels : {1, 2, 3}) {
+  // child (generation 1), then its two children, which count as
+  // generations 2 and 3 (a task's n-th queued child is 1 + floor(log2 n)
+  // generations below it), and so on — counted through the task headers,
+  // since each queued task runs from the deque. Below a task of generation
+  // g < L the tree queues q(g) = 2 + q(g + 1) + q(g + 2) tasks (q(g) = 0
+  // from L on), so 1 + q(1) in all: 1, 3, 5 and 9 for L = 1 to 4 (one
+  // generation a child queued 2^L - 1).
+  const std::pair<int, std::uint64_t> runs[] = {{1, 1}, {2, 3}, {3, 5}, {4, 9}};
+  for (const auto& [levels, queued] : runs) {
     heist::Options o = heist_test::options(1, SpawnPolicy::bounded);
     o.queue_bound = 1;
     o.queued_levels = levels;
@@ -282,7 +289,6 @@ TEST(BoundedQueue, TheTopLevelsBelowTheRootAreQueuedPastTheBound) {
     heist::spawn(tree_task, 12);
     heist::wait();
     const heist::WorkerStats t = rt.stats().total();
-    const std::uint64_t queued = (std::uint64_t{1} << levels) - 1;  // 1 + 2 + ... + 2^(levels-1)
     EXPECT_EQ(t.tasks_executed, tree_tasks(12)) << levels;
     EXPECT_EQ(t.tasks_inlined, tree_tasks(12) - queued) << levels;
   }

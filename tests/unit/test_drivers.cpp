@@ -271,8 +271,8 @@ TEST(SpawnDriver, AThiefAskingReleasesPrivateTasks) {
 TEST(SpawnDriver, AThiefAskingAWorkerWithNothingPrivateRerootsItsTask) {
   Options o;
   o.policy = SpawnPolicy::bounded;  // queue_demand on, queued_levels auto
-  SpawnDriver d(o, 16);             // 16 workers: 3 levels
-  ASSERT_EQ(d.queued_levels(), 3u);
+  SpawnDriver d(o, 16);             // 16 workers: 5 levels
+  ASSERT_EQ(d.queued_levels(), 5u);
   SpawnFacts f;
   f.queued = 2;
   f.held = 5;

@@ -270,35 +270,60 @@ TEST(SpawnDecider, TheTopLevelsBelowAStealAreQueuedWhateverTheBound) {
   EXPECT_EQ(hotslaw.decide(f), SpawnAction::run_inline);
 }
 
+// A queued child counts 1 + floor(log2 n) generations below its spawner
+// for the spawner's n-th queued child: about 2^L tasks below a stolen one
+// whatever the branching.
+TEST(SpawnDecider, LaterChildrenCountAsDeeperGenerations) {
+  EXPECT_EQ(SpawnDecider::child_levels(0, 1), 1u);
+  EXPECT_EQ(SpawnDecider::child_levels(0, 2), 2u);
+  EXPECT_EQ(SpawnDecider::child_levels(0, 3), 2u);
+  EXPECT_EQ(SpawnDecider::child_levels(0, 4), 3u);
+  EXPECT_EQ(SpawnDecider::child_levels(2, 7), 5u);
+  EXPECT_EQ(SpawnDecider::child_levels(2, 8), 6u);
+  // Tasks queued below a stolen task when every spawner at a level below L
+  // queues all its children: a binary tree (fib) against one of ten (nqueens).
+  const auto queued_below = [](auto&& self, unsigned branching, std::uint32_t levels, std::uint32_t limit) -> unsigned {
+    if (levels >= limit) return 0;
+    unsigned n = 0;
+    for (std::uint32_t child = 1; child <= branching; ++child)
+      n += 1 + self(self, branching, SpawnDecider::child_levels(levels, child), limit);
+    return n;
+  };
+  EXPECT_EQ(queued_below(queued_below, 2, 0, 5), 24u);
+  EXPECT_EQ(queued_below(queued_below, 10, 0, 5), 360u) << "one generation a child: 111,110";
+}
+
 TEST(SpawnDecider, AutoQueuedLevelsGrowWithTheRunsWorkers) {
-  const std::pair<int, unsigned> expected[] = {{1, 0}, {2, 1}, {3, 1}, {4, 2}, {15, 2},
-                                               {16, 3}, {63, 3}, {64, 4}, {256, 5}, {4096, 7}};
+  // One generation more for every factor of 4, two more from 4 workers on
+  // for child_levels' steps (one level is the same under either step).
+  const std::pair<int, unsigned> expected[] = {{1, 0}, {2, 1}, {3, 1}, {4, 4}, {15, 4},
+                                               {16, 5}, {63, 5}, {64, 6}, {256, 7}, {4096, 9}};
   for (const auto& [workers, levels] : expected) EXPECT_EQ(SpawnDecider::auto_queued_levels(workers), levels) << workers;
   heist::Options o;  // queued_levels -1: auto
   o.policy = SpawnPolicy::bounded;
   SpawnDecider d(o, 16);
-  EXPECT_EQ(d.queued_levels(), 3u);
+  EXPECT_EQ(d.queued_levels(), 5u);
   d.size_run(1);  // the runtime learns the run's size between processes
   EXPECT_EQ(d.queued_levels(), 0u);
   // Ranks of one worker: as one process of that many workers, at least 2.
   // Processes of several workers: their own levels plus one, at least what
-  // one worker per process needs.
-  const std::array<std::array<int, 3>, 11> runs{{{1, 16, 3},    // 16 ranks x 1
-                                                {1, 2, 2},      // 2 ranks x 1 (was 1)
-                                                {1, 3, 2},      // 3 ranks x 1 (was 1)
-                                                {1, 4, 2},      // 4 ranks x 1
-                                                {16, 1, 3},     // one process of 16
-                                                {8, 2, 3},      // 2 ranks x 8
-                                                {4, 4, 3},      // 4 ranks x 4
-                                                {8, 32, 3},     // HotSLAW's 32 nodes x 8 (was 5)
-                                                {16, 4, 4},     // 4 nodes x 16
-                                                {24, 64, 4},    // HabaneroUPC++'s 64 nodes x 24 (was 6)
-                                                {16, 256, 5}}};  // 256 nodes x 16 (was 7)
+  // one worker per process needs. Then two more for child_levels' steps.
+  const std::array<std::array<int, 3>, 11> runs{{{1, 16, 5},    // 16 ranks x 1
+                                                {1, 2, 4},      // 2 ranks x 1
+                                                {1, 3, 4},      // 3 ranks x 1
+                                                {1, 4, 4},      // 4 ranks x 1
+                                                {16, 1, 5},     // one process of 16
+                                                {8, 2, 5},      // 2 ranks x 8
+                                                {4, 4, 5},      // 4 ranks x 4
+                                                {8, 32, 5},     // HotSLAW's 32 nodes x 8
+                                                {16, 4, 6},     // 4 nodes x 16
+                                                {24, 64, 6},    // HabaneroUPC++'s 64 nodes x 24
+                                                {16, 256, 7}}};  // 256 nodes x 16
   for (const auto& [workers, processes, levels] : runs)
     EXPECT_EQ(SpawnDecider::auto_queued_levels(workers, processes), static_cast<unsigned>(levels))
         << processes << " x " << workers;
   SpawnDecider hybrid(o, 8, 32);
-  EXPECT_EQ(hybrid.queued_levels(), 3u);
+  EXPECT_EQ(hybrid.queued_levels(), 5u);
   o.queued_levels = 1;  // an explicit value ignores the size
   SpawnDecider fixed(o, 16);
   fixed.size_run(4096);
