@@ -213,7 +213,7 @@ struct Options {
   PushOptions push{};                  // --balance push
   std::size_t mailbox_slots = 1024;    // tasks other ranks can push to this process unread (--balance push)
   std::size_t public_queue_slots = 4096;  // task slots of each process's public queue (MPI window)
-  std::size_t inbox_slots = 1024;         // remote-completion entries a process can hold unread
+  std::size_t inbox_slots = 1024;         // remote-completion entries a process can hold unread (lanes: WindowLayout)
   ProgressMode progress = ProgressMode::poll;
   int poll_interval = 32;            // tasks executed (or slow-path spawns) between polls
   int progress_interval_us = 100;    // progress thread period

@@ -263,7 +263,7 @@ const OptionSpec kTable[] = {
        o.mailbox_slots = parse_int<std::size_t>(v, 16, std::size_t{1} << 20, "--mailbox-slots");
      }, kSimulated},
     {"inbox_slots", "HEIST_INBOX_SLOTS", "--inbox-slots",
-     "remote task completions a process can hold before senders wait",
+     "remote task completions a process can hold before senders wait (one lane per sending process, at least min(N, 8) entries each)",
      [](const Options& o) { return std::to_string(o.inbox_slots); },
      [](Options& o, const std::string& v) {
        o.inbox_slots = parse_int<std::size_t>(v, 1, std::size_t{1} << 20, "--inbox-slots");

@@ -12,7 +12,11 @@ CompletionInbox::CompletionInbox(RmaWindow& window, const WindowLayout& layout, 
     : win_(window),
       layout_(layout),
       rank_(rank),
-      room_(static_cast<std::size_t>(ranks), layout.inbox_slots, WindowLayout::kInboxConsumed),
+      lanes_(static_cast<int>(layout.inbox_lanes())),
+      next_(std::make_unique<std::atomic<std::uint64_t>[]>(static_cast<std::size_t>(ranks))),
+      room_(static_cast<std::size_t>(ranks), layout.inbox_lane_slots, layout.inbox_consumed(rank)),
+      consumed_(layout.inbox_lanes(), 0),
+      posted_(layout.inbox_lanes(), 0),
       entry_(layout.inbox_entry) {}
 
 void CompletionInbox::reject_if_invalid(const InboxEntryHeader& h) const {
@@ -20,10 +24,6 @@ void CompletionInbox::reject_if_invalid(const InboxEntryHeader& h) const {
   if (!bad.empty())
     throw DistError("heist: rank " + std::to_string(rank_) + " found in its completion inbox an entry with " + bad +
                     "; the ranks do not run the same program, or memory is corrupt");
-}
-
-std::uint64_t CompletionInbox::reserve(int target, CommCounters& c) {
-  return win_.fetch_add_sync(target, WindowLayout::kInboxReserved, 1, c);
 }
 
 void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out,
@@ -39,9 +39,12 @@ void CompletionInbox::write(int target, std::uint64_t ticket, const InboxEntryHe
   std::memcpy(buffer.data(), &h, sizeof h);
   if (h.out_size > 0) std::memcpy(buffer.data() + sizeof h, out, h.out_size);
   if (!error.empty()) std::memcpy(buffer.data() + sizeof h + h.out_size, error.data(), error.size());
-  win_.put(target, layout_.inbox_entry_at(ticket), buffer.data(), buffer.size(), c);
+  win_.put(target, layout_.inbox_entry_at(rank_, ticket), buffer.data(), buffer.size(), c);
   win_.flush(target, c);
-  win_.replace(target, layout_.inbox_seq(ticket), ticket + 1, c);  // flushed by the caller (send)
+  // Flushed by the caller (send), like the two counts after it.
+  win_.replace(target, layout_.inbox_seq(rank_, ticket), ticket + 1, c);
+  win_.add(target, layout_.inbox_lane_posted(rank_), 1, c);
+  win_.add(target, WindowLayout::kInboxPosted, 1, c);
 }
 
 }  // namespace heist::rma

@@ -1,35 +1,47 @@
 // CompletionInbox: how a task that ran on another rank reports back. Each
-// process has an inbox in its window: a ring of fixed-size entries, a seq
-// word per entry, a ticket counter (inbox_reserved) and the count the owner
-// has consumed (inbox_consumed).
+// process has an inbox in its window with one lane per sending rank: a ring
+// of fixed-size entries with a seq word per entry and the count the owner
+// has consumed (inbox_consumed[r]), plus a count of completions each rank
+// has sent here (inbox_lane_posted[r]) and their total (inbox_posted).
 //
-// Sender (any thread of any rank; many concurrently):
-//   t = fetch-add(reserved, 1)                      -- a unique ticket
-//   wait until t < consumed + slots (consumed as last read here, RingRoom;
+// Sender (any thread of rank r; many concurrently), to target p:
+//   t = next[p]++                                   -- a local atomic: a ticket of lane r at p
+//   wait until t < consumed[r] + slots (consumed as last read here, RingRoom;
 //                                                  re-read, NO_OP, only while that says full)
-//   put(entry t % slots) + flush                    -- header, output bytes, error text
-//   accumulate(seq[t % slots], REPLACE, t + 1)      -- flushed lazily by the caller
-// Owner (one thread at a time, under the inbox lock), next ticket c:
-//   fetch NO_OP of up to 16 seq words from c; while seq[c % slots] == c + 1:
-//   get entry + flush, apply it (output into the parent's memory, finish scope
-//   and task-handle completion, exception), c += 1; then
-//   accumulate(consumed, REPLACE, c).
-// The seq write's flush is the caller's (DistContext keeps it pending and
+//   put(entry t of lane r) + flush                  -- header, output bytes, error text
+//   accumulate(seq[r][t], REPLACE, t + 1)           -- these three flushed lazily by the caller
+//   accumulate(lane_posted[r], SUM, 1); accumulate(posted, SUM, 1)
+// Owner (one thread at a time, under the inbox lock):
+//   fetch NO_OP posted; if it equals the entries applied so far, stop; else
+//   fetch NO_OP every lane_posted word, and for each lane r with more posted
+//   than applied, from its next ticket c: fetch NO_OP up to 16 seq words;
+//   while seq[r][c] == c + 1: get entry + flush, apply it (output into the
+//   parent's memory, finish scope and task-handle completion, exception),
+//   c += 1; then accumulate(consumed[r], REPLACE, c).
+// The lazy writes' flush is the caller's (DistContext keeps it pending and
 // flushes it before the worker's next RMA call: its next poll, steal,
-// request or completion), so a completion costs its sender two round trips
-// instead of three; nothing on the sender waits for the write to land, and
-// the owner reads an entry only after its seq, which follows the flushed put.
-// Invariants: ticket t is the only writer of entry t % slots until the owner
-// consumes it (t < consumed + slots), so entries never mix; the seq word is
-// written after the entry is complete at the target (flush), and holds t + 1
-// (never 0 for a live ticket), so a stale seq from lap t - slots differs.
-// Each word has one update op (seq, consumed: REPLACE by its single writer at
-// a time; reserved: SUM).
+// request or completion), so a completion costs its sender one round trip:
+// the ticket is local, since only rank r's threads write lane r. Nothing on
+// the sender waits for the lazy writes to land; the owner reads an entry
+// only after its seq, which follows the flushed put. The posted counts are
+// hints of where to look, never trusted for an entry: one that landed
+// before its seq makes the owner look too soon (it finds the seq not yet
+// written and looks again at its next drain), and a seq that landed before
+// its counts waits for them, which the sender flushes before it next
+// touches MPI.
+// Invariants: ticket t of lane r is the only writer of its entry until the
+// owner consumes it (t < consumed[r] + slots), so entries never mix; the seq
+// word is written after the entry is complete at the target (flush), and
+// holds t + 1 (never 0 for a live ticket), so a stale seq from lap t - slots
+// differs. Each word has one update op (seq, consumed: REPLACE by their
+// single writer at a time; the posted counts: SUM).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string_view>
 #include <vector>
@@ -67,23 +79,32 @@ class CompletionInbox {
  private:
   // Throws DistError unless check_inbox_entry accepts the entry.
   void reject_if_invalid(const InboxEntryHeader& h) const;
-  std::uint64_t reserve(int target, CommCounters& c);
+  // Applies lane `lane`'s complete entries; returns how many.
+  template <class Apply>
+  std::size_t drain_lane(int lane, CommCounters& c, Apply& apply);
   void write(int target, std::uint64_t ticket, const InboxEntryHeader& header, const void* out, std::string_view error,
              CommCounters& c);
 
   RmaWindow& win_;
   WindowLayout layout_;
   int rank_;
-  RingRoom room_;  // the targets' `consumed`, as last read: most sends skip that read
+  int lanes_;
+  // [target]: the next ticket of this rank's lane there. Relaxed: the
+  // tickets need only be unique; the window's flushes order the entries.
+  std::unique_ptr<std::atomic<std::uint64_t>[]> next_;
+  RingRoom room_;  // the targets' `consumed` of this rank's lane, as last read: most sends skip that read
   std::mutex drain_mutex_;
-  std::uint64_t consumed_ = 0;  // owner: next ticket to apply (under drain_mutex_)
-  std::vector<std::byte> entry_;  // owner's buffer (under drain_mutex_)
+  // Owner state, under drain_mutex_:
+  std::uint64_t applied_ = 0;            // entries applied, all lanes
+  std::vector<std::uint64_t> consumed_;  // [lane]: next ticket to apply
+  std::vector<std::uint64_t> posted_;    // [lane]: lane_posted as last read
+  std::vector<std::byte> entry_;
 };
 
 template <class Progress>
 void CompletionInbox::send(int target, const InboxEntryHeader& header, const void* out, std::string_view error,
                            CommCounters& c, Progress&& progress) {
-  const std::uint64_t ticket = reserve(target, c);
+  const std::uint64_t ticket = next_[static_cast<std::size_t>(target)].fetch_add(1, std::memory_order_relaxed);
   while (!room_.has_room(win_, target, ticket + 1, c)) progress();
   write(target, ticket, header, out, error, c);
 }
@@ -92,30 +113,43 @@ template <class Apply>
 std::size_t CompletionInbox::drain(CommCounters& c, Apply&& apply) {
   std::unique_lock<std::mutex> lock(drain_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return 0;
+  if (win_.read_sync(rank_, WindowLayout::kInboxPosted, c) == applied_) return 0;
+  win_.read_words_sync(rank_, layout_.inbox_lane_posted(0), posted_.data(), lanes_, c);
+  std::size_t applied = 0;
+  for (int lane = 0; lane < lanes_; ++lane)
+    if (posted_[static_cast<std::size_t>(lane)] > consumed_[static_cast<std::size_t>(lane)])
+      applied += drain_lane(lane, c, apply);
+  applied_ += applied;
+  return applied;
+}
+
+template <class Apply>
+std::size_t CompletionInbox::drain_lane(int lane, CommCounters& c, Apply& apply) {
   constexpr int kBatch = 16;
+  const std::uint64_t slots = layout_.inbox_lane_slots;
+  std::uint64_t& consumed = consumed_[static_cast<std::size_t>(lane)];
   std::uint64_t seq[kBatch];
   std::size_t applied = 0;
   for (;;) {
-    // Read up to kBatch seq words without wrapping around the seq array.
-    const std::uint64_t first = consumed_ % layout_.inbox_slots;
-    const int n = static_cast<int>(std::min<std::uint64_t>(kBatch, layout_.inbox_slots - first));
-    win_.read_words_sync(rank_, layout_.inbox_seq(consumed_), seq, n, c);
+    // Read up to kBatch seq words without wrapping around the lane.
+    const int n = static_cast<int>(std::min<std::uint64_t>(kBatch, slots - consumed % slots));
+    win_.read_words_sync(rank_, layout_.inbox_seq(lane, consumed), seq, n, c);
     int ready = 0;
-    while (ready < n && seq[ready] == consumed_ + static_cast<std::uint64_t>(ready) + 1) ++ready;
+    while (ready < n && seq[ready] == consumed + static_cast<std::uint64_t>(ready) + 1) ++ready;
     for (int i = 0; i < ready; ++i) {
-      win_.get(rank_, layout_.inbox_entry_at(consumed_), entry_.data(), layout_.inbox_entry, c);
+      win_.get(rank_, layout_.inbox_entry_at(lane, consumed), entry_.data(), layout_.inbox_entry, c);
       win_.flush(rank_, c);
       InboxEntryHeader h;
       std::memcpy(&h, entry_.data(), sizeof h);
       reject_if_invalid(h);
       const std::byte* bytes = entry_.data() + sizeof h;
       apply(h, bytes, std::string_view(reinterpret_cast<const char*>(bytes) + h.out_size, h.error_size));
-      ++consumed_;
+      ++consumed;
       ++applied;
     }
     if (ready < n || ready == 0) break;
   }
-  if (applied > 0) win_.replace(rank_, WindowLayout::kInboxConsumed, consumed_, c);  // flushed by the next sync call
+  if (applied > 0) win_.replace(rank_, layout_.inbox_consumed(lane), consumed, c);  // flushed by the next sync call
   return applied;
 }
 

@@ -70,7 +70,8 @@ DistContext::DistContext(MpiSession& session, sched::Scheduler& scheduler)
       rank_(session.rank()),
       ranks_(session.size()),
       stride_(scheduler.stride()),
-      layout_(scheduler.options().public_queue_slots, scheduler.stride(), scheduler.options().inbox_slots,
+      layout_(scheduler.options().public_queue_slots, scheduler.stride(),
+              WindowLayout::lane_slots_for(scheduler.options().inbox_slots, static_cast<std::size_t>(session.size())),
               inbox_entry_bytes(scheduler.options()), static_cast<std::size_t>(session.size()),
               scheduler.options().mailbox_slots,
               policy::answer_slots_for(scheduler.options(), static_cast<std::size_t>(session.size()),
@@ -163,7 +164,7 @@ void DistContext::send_entry(sched::Worker& w, int target, const InboxEntryHeade
     drain_inbox(w, p);  // two ranks sending to each other's full inboxes must not wait forever
     std::this_thread::yield();
   });
-  defer_flush(p, target);  // the seq write
+  defer_flush(p, target);  // the seq and count writes
   ++w.stats_ref().completions_sent;
 }
 

@@ -8,10 +8,11 @@
 //   sdc_tail             SDC lock holder            MPI_REPLACE
 //   sdc_split            SDC owner                  MPI_REPLACE
 //   sdc_itail            SDC thieves                MPI_SUM
-//   inbox_reserved       senders of completions     MPI_SUM (ticket)
-//   inbox_consumed       owner                      MPI_REPLACE
+//   inbox_posted         senders of completions     MPI_SUM (completions ever sent here)
 //   regions_done         every rank (rank 0's word) MPI_SUM (termination count)
-//   inbox_seq[i]         sender of ticket t         MPI_REPLACE (t + 1)
+//   inbox_seq[r][i]      rank r's sender of ticket t MPI_REPLACE (t + 1)
+//   inbox_consumed[r]    owner                      MPI_REPLACE (entries of lane r applied)
+//   inbox_lane_posted[r] rank r's senders           MPI_SUM (completions r ever sent here)
 //   doorbell             requesters and senders     MPI_SUM (requests queued and mailbox batches sent here)
 //   requests[r]          thief rank r               MPI_SUM (requests r ever queued here)
 //   board[r]             rank r (node leaders' only) MPI_REPLACE (r's advertised load)
@@ -29,6 +30,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -41,16 +43,16 @@ struct WindowLayout {
   static constexpr MPI_Aint kSdcTail = 32;
   static constexpr MPI_Aint kSdcSplit = 40;  // right after tail: one NO_OP fetch reads both
   static constexpr MPI_Aint kSdcItail = 48;
-  static constexpr MPI_Aint kInboxReserved = 56;
-  static constexpr MPI_Aint kInboxConsumed = 64;
+  static constexpr MPI_Aint kInboxPosted = 56;
   static constexpr MPI_Aint kRegionsDone = 72;
   static constexpr MPI_Aint kHeaderBytes = 128;
 
-  WindowLayout(std::size_t ring_slots, std::size_t stride, std::size_t inbox_slots, std::size_t inbox_entry,
+  // inbox_lane_slots: the entries of each sender's lane (lane_slots_for).
+  WindowLayout(std::size_t ring_slots, std::size_t stride, std::size_t inbox_lane_slots, std::size_t inbox_entry,
                std::size_t ranks = 0, std::size_t mailbox_slots = 0, std::size_t answer_slots = 0)
       : ring_slots(ring_slots),
         stride(stride),
-        inbox_slots(inbox_slots),
+        inbox_lane_slots(inbox_lane_slots),
         inbox_entry(inbox_entry),
         ranks(ranks),
         mailbox_slots(mailbox_slots),
@@ -72,14 +74,27 @@ struct WindowLayout {
     return mail_base() + static_cast<MPI_Aint>((ticket % mailbox_slots) * mailbox_entry);
   }
 
-  MPI_Aint inbox_seq(std::uint64_t ticket) const noexcept {
-    return kHeaderBytes + static_cast<MPI_Aint>((ticket % inbox_slots) * 8);
+  // The completion inbox has one lane per sending rank (its own included,
+  // unused): `inbox_slots` entries in all (--inbox-slots), shared out, but
+  // never fewer than min(inbox_slots, 8) a lane.
+  static std::size_t lane_slots_for(std::size_t inbox_slots, std::size_t ranks) noexcept {
+    return std::max(std::min<std::size_t>(inbox_slots, 8), inbox_slots / std::max<std::size_t>(ranks, 1));
+  }
+  std::size_t inbox_lanes() const noexcept { return std::max<std::size_t>(ranks, 1); }
+  MPI_Aint inbox_seq(int lane, std::uint64_t ticket) const noexcept {
+    return kHeaderBytes + static_cast<MPI_Aint>(lane_index(lane, ticket) * 8);
+  }
+  MPI_Aint inbox_consumed(int lane) const noexcept {
+    return kHeaderBytes + static_cast<MPI_Aint>((inbox_lanes() * inbox_lane_slots + static_cast<std::size_t>(lane)) * 8);
+  }
+  MPI_Aint inbox_lane_posted(int lane) const noexcept {
+    return inbox_consumed(static_cast<int>(inbox_lanes())) + 8 * static_cast<MPI_Aint>(lane);
   }
   MPI_Aint ring_slot(std::uint64_t index) const noexcept {
     return ring_base() + static_cast<MPI_Aint>((index % ring_slots) * stride);
   }
-  MPI_Aint inbox_entry_at(std::uint64_t ticket) const noexcept {
-    return inbox_base() + static_cast<MPI_Aint>((ticket % inbox_slots) * inbox_entry);
+  MPI_Aint inbox_entry_at(int lane, std::uint64_t ticket) const noexcept {
+    return inbox_base() + static_cast<MPI_Aint>(lane_index(lane, ticket) * inbox_entry);
   }
   // Success-only answers (answer_slots > 0): rank r's answer count, and its area.
   MPI_Aint answer_seq(int rank) const noexcept { return answers_base() + 8 * static_cast<MPI_Aint>(rank); }
@@ -94,7 +109,7 @@ struct WindowLayout {
 
   std::size_t ring_slots;
   std::size_t stride;
-  std::size_t inbox_slots;
+  std::size_t inbox_lane_slots;
   std::size_t inbox_entry;
   std::size_t ranks;
   std::size_t mailbox_slots;
@@ -103,7 +118,8 @@ struct WindowLayout {
 
  private:
   MPI_Aint locality_base() const noexcept {
-    const auto end = static_cast<MPI_Aint>(static_cast<std::size_t>(inbox_base()) + inbox_slots * inbox_entry);
+    const auto end = static_cast<MPI_Aint>(static_cast<std::size_t>(inbox_base()) +
+                                           inbox_lanes() * inbox_lane_slots * inbox_entry);
     return (end + 63) / 64 * 64;
   }
   MPI_Aint mail_base() const noexcept {
@@ -115,7 +131,10 @@ struct WindowLayout {
   MPI_Aint areas_base() const noexcept {
     return (answers_base() + 8 * static_cast<MPI_Aint>(ranks) + 63) / 64 * 64;
   }
-  MPI_Aint ring_base() const noexcept { return kHeaderBytes + static_cast<MPI_Aint>(inbox_slots * 8); }
+  std::size_t lane_index(int lane, std::uint64_t ticket) const noexcept {
+    return static_cast<std::size_t>(lane) * inbox_lane_slots + static_cast<std::size_t>(ticket % inbox_lane_slots);
+  }
+  MPI_Aint ring_base() const noexcept { return (inbox_lane_posted(static_cast<int>(inbox_lanes())) + 63) / 64 * 64; }
   MPI_Aint inbox_base() const noexcept { return ring_base() + static_cast<MPI_Aint>(ring_slots * stride); }
 };
 
