@@ -190,6 +190,7 @@ class Engine {
     bool inbox;
     std::int64_t count = 1;  // tasks it completes (a foreign proxy reports all it adopted)
     double landed = 0;       // in an inbox: when it arrived
+    int from = -1;           // in an inbox: the sender's rank (its lane there)
   };
 
   // A batch of tasks in a process's mailbox (success-only answers, pushes).
@@ -403,6 +404,7 @@ class Engine {
   std::vector<Task> buffer_, returned_;
   std::vector<Scope> scopes_;   // by id; free ones listed in free_scopes_
   std::vector<int> free_scopes_;
+  std::vector<int> inbox_lanes_;  // drain_inbox's scratch: the senders with entries
   std::vector<std::uint32_t> advertised_;  // scratch: the board as a thief reads it
 };
 

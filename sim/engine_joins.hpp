@@ -14,11 +14,13 @@
 //    waits it does not steal (nor request), but polls every round.
 //  * A completion in the process is a store to the count: it lands after half
 //    the round trip between the two workers. Across processes it goes through
-//    the origin's completion inbox: the sender pays three round trips (ticket
-//    fetch-and-add, put of the entry, its seq word), the entry lands after two
-//    and a half, and it counts only when a worker of the origin polls (every
-//    poll reads the inbox's seq words: one operation on its own window, one
-//    more per entry and one to publish what it consumed).
+//    the origin's completion inbox: the sender pays one round trip (the put
+//    of the entry into its own lane there, flushed; the ticket is local),
+//    its seq word and counts land half a round trip later, and it counts
+//    only when a worker of the origin polls (every poll reads the inbox's
+//    posted count: one operation on its own window; with something posted,
+//    one more for the lanes' counts, and per lane with entries one for its
+//    seq words, one per entry and one to publish what it consumed).
 // Not modelled: proxy scopes inside a process (a thread thief counts a
 // stolen async's subtree and reports once; here each task reports), and
 // the root finish's own wait (a run ends with its last task, or the arrival
@@ -96,17 +98,17 @@ bool Engine<W>::end_frame(Worker& w) {
 template <class W>
 void Engine<W>::complete(Worker& w, int scope, bool foreign) {
   if (foreign) {  // DistContext::send_completion into the origin's inbox
-    // A ticket (fetch-add) and the entry (put + flush) block; the seq write
-    // is issued after them and flushed lazily (CompletionInbox::send): it
-    // lands half a round trip later, while the sender goes on.
+    // The entry (put + flush) blocks; the seq write and the two counts are
+    // issued after it and flushed lazily (CompletionInbox::send): they land
+    // half a round trip later, while the sender goes on.
     const int origin = origin_rank(scope);
     const double rtt = latency_to_rank(w.id, origin);
-    const double lands = w.clock + 2.5 * rtt;
+    const double lands = w.clock + 1.5 * rtt;
     post(lands, origin, w.rank, Completion{scope, true});
-    w.clock += 2 * rtt;
-    w.work_ns += 2 * rtt;
-    result_.messages.blocking += 2;
-    ++result_.messages.nonblocking;
+    w.clock += rtt;
+    w.work_ns += rtt;
+    ++result_.messages.blocking;
+    result_.messages.nonblocking += 3;
     ++result_.completions_sent;
     if (scope == kNoScope && lands > makespan_) makespan_ = lands;  // the root finish hears of it then
     return;
@@ -165,19 +167,19 @@ void Engine<W>::seal_foreign_proxies(Worker& w) {
 }
 
 // A sealed, drained foreign proxy reports every task it adopted in one
-// completion into the origin's inbox (DistContext::send_completion: two
-// round trips for the sender, lands after two and a half).
+// completion into the origin's inbox (DistContext::send_completion: one
+// round trip for the sender, lands after one and a half).
 template <class W>
 void Engine<W>::send_proxy(int proxy, double t, Worker* sender) {
   Scope& s = scopes_[static_cast<std::size_t>(proxy)];
   const int scope = s.stands_for;
   const int origin = origin_rank(scope);
   const double rtt = latency_to_rank(s.owner, origin);
-  const double lands = t + 2.5 * rtt;
+  const double lands = t + 1.5 * rtt;
   post(lands, origin, workers_[static_cast<std::size_t>(s.owner)].rank, Completion{scope, true, s.adopted});
-  if (sender != nullptr) sender->clock += 2 * rtt;
-  result_.messages.blocking += 2;
-  ++result_.messages.nonblocking;
+  if (sender != nullptr) sender->clock += rtt;
+  ++result_.messages.blocking;
+  result_.messages.nonblocking += 3;
   ++result_.completions_sent;
   result_.tasks_reported += static_cast<std::uint64_t>(s.adopted);
   if (scope == kNoScope && lands > makespan_) makespan_ = lands;
@@ -188,9 +190,15 @@ void Engine<W>::send_proxy(int proxy, double t, Worker* sender) {
 // CompletionInbox::drain at a poll, at time t.
 template <class W>
 void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t) {
-  ++ops.blocking;  // the seq words
+  ++ops.blocking;  // the posted count
   if (proc.inbox.empty()) return;
-  ops.blocking += static_cast<int>(proc.inbox.size()) + 1;  // each entry's get; the consumed count
+  std::vector<int>& lanes = inbox_lanes_;  // the senders with entries here
+  lanes.clear();
+  for (const Completion& c : proc.inbox) lanes.push_back(c.from);
+  std::sort(lanes.begin(), lanes.end());
+  const auto senders = std::unique(lanes.begin(), lanes.end()) - lanes.begin();
+  // The lanes' counts; per lane its seq words and consumed count; each entry's get.
+  ops.blocking += 1 + 2 * static_cast<int>(senders) + static_cast<int>(proc.inbox.size());
   for (const Completion& c : proc.inbox) {
     result_.inbox_wait_s += (t - c.landed) * 1e-9;
     count_down(c.scope, t, c.count);

@@ -224,6 +224,7 @@ void Engine<W>::deliver(Message& m) {
     } else {
       Completion landed = *done;  // counts at a poll there
       landed.landed = m.time;
+      landed.from = m.from;
       procs_[static_cast<std::size_t>(m.rank)].inbox.push_back(landed);
     }
     return;
