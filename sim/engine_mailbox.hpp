@@ -81,8 +81,9 @@ void Engine<W>::request_across(Worker& w, double t) {
 template <class W>
 void Engine<W>::serve_requests(Worker& w, Process& proc) {
   policy::serve_requests(proc.requests, [&](int thief_rank, std::uint32_t waiting) {
+    // Worker::queued_report_back: a workload's tasks all join, or none do.
     const std::uint32_t n = plan_.answer_size(w.deque.size(), siblings_public(w), w.step != Step::busy,
-                                              level_of(thief_rank, w.rank), waiting);
+                                              level_of(thief_rank, w.rank), waiting, W::kJoins && w.deque.size() > 0);
     if (n > w.deque.size()) collect_from_siblings(w, static_cast<std::uint32_t>(n - w.deque.size()));
     if (n == 0 || !take_batch(w, thief_rank, true, n)) {
       want_work(w);

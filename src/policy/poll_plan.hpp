@@ -152,13 +152,26 @@ class PollPlan {
   // after the other, 64 simulated nodes' requests emptied their victims,
   // which then asked in turn (UTS T3L: 3.5 M tasks changed process, 0.88 M
   // with HVS).
+  //
+  // `reporting`: the polling worker's deque holds tasks that report back by
+  // themselves (task::reports_back: joined, or with an output or handle).
+  // Their answers carry at most kReportingAnswerMax: each such task sent
+  // away leaves a frame of this process waiting for a completion from
+  // another one, and a waiting worker takes nothing from other processes
+  // (--waiter-steals auto). Escaping tasks (UTS) report in bulk and keep
+  // the larger answers, which they need (16 simulated nodes of 2 x 12,
+  // UTS T3L with answers of at most 4: 66.1 -> 73.0 ms); fib(30) and
+  // nqueens(14, 6) went faster with 4 at 4, 16 and 64 nodes
+  // (docs/results/README.md, "Answers of tasks that report back").
+  static constexpr std::uint32_t kReportingAnswerMax = 4;
   std::uint32_t answer_size(std::size_t queued, std::size_t siblings_public, bool searching, Level level,
-                            std::uint32_t requesters = 1) const noexcept {
+                            std::uint32_t requesters = 1, bool reporting = false) const noexcept {
     const std::size_t keep = searching ? 1 : 0;
     const std::size_t held = queued + siblings_public;
     const std::size_t spare = held > keep ? held - keep : 0;
     const auto available = static_cast<std::uint32_t>(std::min<std::size_t>(spare, 0xFFFFFFFFu));
-    return std::min(chunk_.take(available, level, requesters), answer_max_);
+    const std::uint32_t most = reporting ? std::min(answer_max_, kReportingAnswerMax) : answer_max_;
+    return std::min(chunk_.take(available, level, requesters), most);
   }
   std::uint32_t answer_max() const noexcept { return answer_max_; }
   // The polling worker just took `received` tasks from success-only answers

@@ -60,6 +60,7 @@
 #include "sched/worker_dispatch.hpp"
 #include "sched/worker_executor.hpp"
 #include "sched/worker_joins.hpp"
+#include "task/task_slot.hpp"
 #include "sched/worker_queue.hpp"
 #include "task/task_slot.hpp"
 #include "trace/worker_trace.hpp"
@@ -99,6 +100,11 @@ class Worker : public detail::WorkerCore {
 
   // ---- for rma/ (RemoteWork implementations) ----
   std::size_t queued() const noexcept { return queue_.deque_.size(); }
+  // Some queued task would report back by itself if it ran in another
+  // process (task::reports_back; PollPlan::answer_size). Reads every slot.
+  bool queued_report_back() const {
+    return queue_.deque_.any_of([](const std::byte* slot) { return task::reports_back(*task::header(slot)); });
+  }
   // Moves up to `max` of the oldest queued tasks that may leave the process
   // (registered, not local-only, output <= max_output) to `out`, stride bytes
   // each; returns how many.

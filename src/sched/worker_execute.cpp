@@ -157,8 +157,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.level;
   ForeignProxy* const reporter =
-      h.ief == h.completion && h.out.null() && h.sync.null() && !w.conts_ ? w.joins_.adopt_foreign(h.completion)
-                                                                            : nullptr;
+      !task::reports_back(h) && !w.conts_ ? w.joins_.adopt_foreign(h.completion) : nullptr;
   FinishScope proxy;
   proxy.owner = w.ctx_;
   Frame child(w.ctx_, &w.current_frame(), reporter != nullptr ? reporter : &proxy, w.level);

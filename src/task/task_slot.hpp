@@ -59,6 +59,15 @@ struct alignas(16) TaskHeader {
 };
 static_assert(sizeof(TaskHeader) == 48);
 
+// A task that, run in another process, reports back by itself (its
+// completion travels to its origin's inbox, and a frame there may wait for
+// it): joined, or with an output or a handle. The others are escaping
+// asyncs with nothing to send back, which a foreign proxy reports in bulk
+// (Executor::execute_foreign).
+inline bool reports_back(const TaskHeader& h) noexcept {
+  return !(h.ief == h.completion && h.out.null() && h.sync.null());
+}
+
 inline constexpr std::size_t kSlotAlign = 16;
 
 // TaskHeader::levels and ::depth saturate here.

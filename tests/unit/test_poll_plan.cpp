@@ -174,9 +174,9 @@ TEST(PlanLocality, OnlySuccessOnlyStealingHasAnswerAreas) {
 // ---------------------------------------------------------------- PollPlan
 
 PollPlan poll_plan(BalanceMode balance, VictimSpec::Kind victim, ChunkSpec chunk, bool same, bool other,
-                   std::size_t mailbox_slots = 64) {
+                   std::size_t mailbox_slots = 64, std::uint32_t answer_slots = 0) {
   const Options o = options(StealProtocolKind::sws, victim, balance, chunk);
-  return PollPlan(plan(o, same, other), ChunkPolicy(chunk), mailbox_slots);
+  return PollPlan(plan(o, same, other), ChunkPolicy(chunk), mailbox_slots, answer_slots);
 }
 
 TEST(PollPlan, WorkerLoadCountsTheRunningTask) {
@@ -219,6 +219,19 @@ TEST(PollPlan, AnswerSizeFollowsTheChunkAndTheMailbox) {
   EXPECT_EQ(half.answer_size(100, 0, false, Level::machine), 4u) << "half the mailbox at most";
   EXPECT_EQ(half.answer_size(100, 0, false, Level::node), 4u);
   EXPECT_EQ(half.answer_size(3, 0, false, Level::process), 1u);
+}
+
+// Tasks that report back by themselves travel a few an answer; escaping
+// ones as many as the chunk and the answer area allow.
+TEST(PollPlan, AnswersOfTasksThatReportBackAreSmall) {
+  const PollPlan big = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, ChunkSpec::runtime_default(),
+                                 false, true, 1024, 64);
+  EXPECT_EQ(big.answer_size(100, 0, false, Level::machine, 1, false), 50u);
+  EXPECT_EQ(big.answer_size(100, 0, false, Level::machine, 1, true), PollPlan::kReportingAnswerMax);
+  EXPECT_EQ(big.answer_size(5, 0, false, Level::machine, 1, true), 2u) << "never more than the chunk: half";
+  const PollPlan two = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, ChunkSpec::runtime_default(),
+                                 false, true, 1024, 2);
+  EXPECT_EQ(two.answer_size(100, 0, false, Level::machine, 1, true), 2u) << "nor more than the answer area";
 }
 
 // Tasks an answer brings are published where they land (half the private
