@@ -173,6 +173,13 @@ class PollPlan {
     const std::uint32_t most = reporting ? std::min(answer_max_, kReportingAnswerMax) : answer_max_;
     return std::min(chunk_.take(available, level, requesters), most);
   }
+  // An answer of `n` from a worker with `queued` tasks of its own: it cannot
+  // tell whether its siblings' public tasks report back until it holds
+  // them, so with an empty deque it collects this many first and sizes the
+  // answer again by what it got (0: it can tell already).
+  static std::uint32_t probe_size(std::uint32_t n, std::size_t queued) noexcept {
+    return queued == 0 && n > kReportingAnswerMax ? kReportingAnswerMax : 0;
+  }
   std::uint32_t answer_max() const noexcept { return answer_max_; }
   // The polling worker just took `received` tasks from success-only answers
   // into its deque: publish the older half of its private tasks at once

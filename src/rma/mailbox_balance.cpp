@@ -109,8 +109,12 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
   p.buffer.clear();
   round_.clear();
   requests_waiting_ = !policy::serve_requests(requests_, [&](int t, std::uint32_t waiting) {
-    const std::uint32_t n = plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t),
-                                              waiting, w.queued_report_back());
+    std::uint32_t n = plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t), waiting,
+                                        w.queued_report_back());
+    if (const std::uint32_t probe = policy::PollPlan::probe_size(n, w.queued()); probe > 0) {
+      w.collect_from_siblings(probe);
+      if (w.queued_report_back()) n = std::min(n, policy::PollPlan::kReportingAnswerMax);
+    }
     if (n > w.queued()) w.collect_from_siblings(static_cast<std::uint32_t>(n - w.queued()));
     if (n == 0 || !take_batch(t, MailKind::request, p, w, n)) {
       w.want_work();

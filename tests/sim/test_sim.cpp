@@ -13,6 +13,7 @@
 #include <string>
 
 #include "heist_test.hpp"
+#include "policy/poll_plan.hpp"
 #include "sim/machine.hpp"
 #include "sim/sim_deque.hpp"
 #include "sim/simulate.hpp"
@@ -335,6 +336,21 @@ TEST(SimAccounting, StealsAddUpAndTimeIsBounded) {
       EXPECT_GT(r.requests_served, 0u);
     }
   }
+}
+
+// Success-only answers of tasks that report back (joined: fib) carry at
+// most PollPlan::kReportingAnswerMax; escaping tasks (UTS) travel in larger
+// answers.
+TEST(SimAnswers, TasksThatReportBackTravelAFewAnAnswer) {
+  SimConfig c = config(12, 2, 4, 1, StealProtocolKind::sws);
+  c.options.victim.kind = Kind::success_only;
+  const std::uint64_t most = heist::policy::PollPlan::kReportingAnswerMax;
+  const SimResult fib = heist::sim::simulate(heist::sim::make_workload("fib", {{"n", 22}, {"cutoff", 0}}), c);
+  ASSERT_GT(fib.requests_served, 0u);
+  EXPECT_LE(fib.tasks_served, fib.requests_served * most);
+  const SimResult uts = heist::sim::simulate(uts_tree(kSmallBin), c);
+  ASSERT_GT(uts.requests_served, 0u);
+  EXPECT_GT(uts.tasks_served, uts.requests_served * most) << "escaping tasks keep the larger answers";
 }
 
 // The busy profile's buckets: stretches split at bucket edges, buckets that
