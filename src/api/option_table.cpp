@@ -108,7 +108,8 @@ const OptionSpec kTable[] = {
      }, kSimulated},
     {"answer_max_tasks", "HEIST_ANSWER_MAX_TASKS", "--answer-max-tasks",
      "success-only: tasks one answer to a request carries, at most, of the half of its spare tasks a victim "
-     "process shares among the requests it answers (N, or auto: 128 / the other ranks, at least 8)",
+     "process shares among the requests it answers (N, or auto: 128 / the other ranks, at least 8; tasks that "
+     "report back by themselves, joined or with an output, at most 4 either way)",
      [](const Options& o) { return o.answer_max_tasks == 0 ? std::string("auto") : std::to_string(o.answer_max_tasks); },
      [](Options& o, const std::string& v) {
        o.answer_max_tasks = v == "auto" ? 0 : parse_int<std::uint32_t>(v, 1, 1u << 20, "--answer-max-tasks");
