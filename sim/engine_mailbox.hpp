@@ -82,11 +82,12 @@ template <class W>
 void Engine<W>::serve_requests(Worker& w, Process& proc) {
   policy::serve_requests(proc.requests, [&](int thief_rank, std::uint32_t waiting) {
     // Worker::queued_report_back: a workload's tasks all join, or none do.
+    const auto report_back = [&] { return W::kJoins && w.deque.size() > 0; };
     std::uint32_t n = plan_.answer_size(w.deque.size(), siblings_public(w), w.step != Step::busy,
-                                        level_of(thief_rank, w.rank), waiting, W::kJoins && w.deque.size() > 0);
+                                        level_of(thief_rank, w.rank), waiting, report_back());
     if (const std::uint32_t probe = policy::PollPlan::probe_size(n, w.deque.size()); probe > 0) {
       collect_from_siblings(w, probe);
-      if (W::kJoins && w.deque.size() > 0) n = std::min(n, policy::PollPlan::kReportingAnswerMax);
+      n = policy::PollPlan::probed_answer(n, report_back());
     }
     if (n > w.deque.size()) collect_from_siblings(w, static_cast<std::uint32_t>(n - w.deque.size()));
     if (n == 0 || !take_batch(w, thief_rank, true, n)) {

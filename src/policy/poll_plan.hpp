@@ -175,10 +175,13 @@ class PollPlan {
   }
   // An answer of `n` from a worker with `queued` tasks of its own: it cannot
   // tell whether its siblings' public tasks report back until it holds
-  // them, so with an empty deque it collects this many first and sizes the
-  // answer again by what it got (0: it can tell already).
+  // them, so with an empty deque it collects this many first (0: it can
+  // tell already) and sizes the answer again by what it got (probed_answer).
   static std::uint32_t probe_size(std::uint32_t n, std::size_t queued) noexcept {
     return queued == 0 && n > kReportingAnswerMax ? kReportingAnswerMax : 0;
+  }
+  static std::uint32_t probed_answer(std::uint32_t n, bool reporting) noexcept {
+    return reporting ? std::min(n, kReportingAnswerMax) : n;
   }
   std::uint32_t answer_max() const noexcept { return answer_max_; }
   // The polling worker just took `received` tasks from success-only answers

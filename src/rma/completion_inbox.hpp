@@ -95,7 +95,7 @@ class CompletionInbox {
   RingRoom room_;  // the targets' `consumed` of this rank's lane, as last read: most sends skip that read
   std::mutex drain_mutex_;
   // Owner state, under drain_mutex_:
-  std::uint64_t applied_ = 0;            // entries applied, all lanes
+  std::uint64_t applied_ = 0;            // entries applied, all lanes (the sum of consumed_: an idle poll reads one word)
   std::vector<std::uint64_t> consumed_;  // [lane]: next ticket to apply
   std::vector<std::uint64_t> posted_;    // [lane]: lane_posted as last read
   std::vector<std::byte> entry_;

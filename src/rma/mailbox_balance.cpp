@@ -113,7 +113,7 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
                                         w.queued_report_back());
     if (const std::uint32_t probe = policy::PollPlan::probe_size(n, w.queued()); probe > 0) {
       w.collect_from_siblings(probe);
-      if (w.queued_report_back()) n = std::min(n, policy::PollPlan::kReportingAnswerMax);
+      n = policy::PollPlan::probed_answer(n, w.queued_report_back());
     }
     if (n > w.queued()) w.collect_from_siblings(static_cast<std::uint32_t>(n - w.queued()));
     if (n == 0 || !take_batch(t, MailKind::request, p, w, n)) {

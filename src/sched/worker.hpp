@@ -60,7 +60,6 @@
 #include "sched/worker_dispatch.hpp"
 #include "sched/worker_executor.hpp"
 #include "sched/worker_joins.hpp"
-#include "task/task_slot.hpp"
 #include "sched/worker_queue.hpp"
 #include "task/task_slot.hpp"
 #include "trace/worker_trace.hpp"
