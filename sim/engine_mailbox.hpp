@@ -84,7 +84,8 @@ void Engine<W>::serve_requests(Worker& w, Process& proc) {
     // Worker::queued_report_back: a workload's tasks all join, or none do.
     const auto report_back = [&] { return W::kJoins && w.deque.size() > 0; };
     std::uint32_t n = plan_.answer_size(w.deque.size(), siblings_public(w), w.step != Step::busy,
-                                        level_of(thief_rank, w.rank), waiting, report_back());
+                                        level_of(thief_rank, w.rank), waiting, report_back(),
+                                        static_cast<std::size_t>(searching_in_rank_[static_cast<std::size_t>(w.rank)]));
     if (const std::uint32_t probe = policy::PollPlan::probe_size(n, w.deque.size()); probe > 0) {
       collect_from_siblings(w, probe);
       n = policy::PollPlan::probed_answer(n, report_back());

@@ -163,10 +163,22 @@ class PollPlan {
   // UTS T3L with answers of at most 4: 66.1 -> 73.0 ms); fib(30) and
   // nqueens(14, 6) went faster with 4 at 4, 16 and 64 nodes
   // (docs/results/README.md, "Answers of tasks that report back").
+  //
+  // `idle`: workers of this process looking for work (Scheduler::
+  // searching_workers, a hint). Half as many tasks as they are stay home:
+  // a task one of them takes costs an in-process steal, one sent away a
+  // round trip and the wait for the victim's poll, and the idle worker here
+  // then asks another process in turn. Answered from the whole spare, 64
+  // simulated nodes of 2 x 12 forwarded 28 % of the tasks they served
+  // (they had come in an answer) and UTS T3L took 58.1 ms (HVS 40.7);
+  // keeping a task for every other idle worker 40.9, for every one 39.5
+  // but 4 nodes' T3L 137 against 129 (docs/results/README.md, "Answers keep
+  // work for the process's idle workers").
   static constexpr std::uint32_t kReportingAnswerMax = 4;
   std::uint32_t answer_size(std::size_t queued, std::size_t siblings_public, bool searching, Level level,
-                            std::uint32_t requesters = 1, bool reporting = false) const noexcept {
-    const std::size_t keep = searching ? 1 : 0;
+                            std::uint32_t requesters = 1, bool reporting = false,
+                            std::size_t idle = 0) const noexcept {
+    const std::size_t keep = std::max<std::size_t>(searching ? 1 : 0, idle / 2);
     const std::size_t held = queued + siblings_public;
     const std::size_t spare = held > keep ? held - keep : 0;
     const auto available = static_cast<std::uint32_t>(std::min<std::size_t>(spare, 0xFFFFFFFFu));

@@ -289,6 +289,20 @@ TEST(PollPlan, RequestersOfOneRoundShareTheHalf) {
 // Regression (the simulator's end-of-run livelock, now in the runtime too):
 // a searching worker keeps one task, so tasks its own request just brought
 // are not passed straight on to the next requester.
+// Tasks stay home for the process's own idle workers, one for every other
+// of them: an in-process steal is far cheaper than an answer and the
+// request the idle worker would send in turn.
+TEST(PollPlan, AnswersKeepWorkForTheProcessIdleWorkers) {
+  const PollPlan half = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only,
+                                  ChunkSpec::runtime_default(), false, true, 1024);
+  EXPECT_EQ(half.answer_size(20, 0, false, Level::machine, 1, false, 0), 10u);
+  EXPECT_EQ(half.answer_size(20, 0, false, Level::machine, 1, false, 8), 8u) << "16 spare, half of them";
+  EXPECT_EQ(half.answer_size(4, 6, true, Level::machine, 1, false, 20), 0u) << "10 tasks, 20 idle workers";
+  EXPECT_EQ(half.answer_size(3, 0, true, Level::machine, 1, false, 1), 1u) << "a lone searcher keeps one";
+  EXPECT_EQ(half.answer_size(3, 0, true, Level::machine, 1, false, 0), 1u)
+      << "the count is a hint: a searching answerer keeps one even when it lags";
+}
+
 TEST(PollPlan, SearchingWorkerKeepsOneTask) {
   const PollPlan p = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, fixed(4), false, true);
   EXPECT_EQ(p.answer_size(1, 0, true, Level::machine), 0u);
