@@ -110,7 +110,8 @@ void MailboxBalance::serve_requests(sched::Worker& w, PerWorker& p) {
   round_.clear();
   requests_waiting_ = !policy::serve_requests(requests_, [&](int t, std::uint32_t waiting) {
     std::uint32_t n = plan_.answer_size(w.queued(), w.siblings_public(), w.searching(), ctx_.level_of(t), waiting,
-                                        w.queued_report_back(), w.searching_in_process());
+                                        w.queued_report_back(),
+                                        static_cast<std::size_t>(std::max(0, w.scheduler().searching_workers())));
     if (const std::uint32_t probe = policy::PollPlan::probe_size(n, w.queued()); probe > 0) {
       w.collect_from_siblings(probe);
       n = policy::PollPlan::probed_answer(n, w.queued_report_back());

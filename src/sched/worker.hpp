@@ -119,9 +119,6 @@ class Worker : public detail::WorkerCore {
   // hint), and claiming up to `max` of them, sibling by sibling with the
   // thieves' protocol, into this worker's deque (returns how many).
   std::size_t siblings_public() const noexcept;
-  // Workers of this process looking for work, this one included when it
-  // does (a relaxed hint; PollPlan::answer_size keeps tasks for them).
-  std::size_t searching_in_process() const noexcept;
   std::uint32_t collect_from_siblings(std::uint32_t max);
   // Completion of one of this process's tasks that ran on another rank.
   void finish_foreign(task::GlobalRef completion, task::GlobalRef sync, task::GlobalRef out, const void* bytes,

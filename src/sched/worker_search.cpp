@@ -62,11 +62,6 @@ std::size_t Worker::siblings_public() const noexcept {
   return n;
 }
 
-std::size_t Worker::searching_in_process() const noexcept {
-  const int n = sched_.searching_workers();  // relaxed: it may lag this worker's own change
-  return static_cast<std::size_t>(std::max(n, searching() ? 1 : 0));
-}
-
 std::uint32_t Worker::collect_from_siblings(std::uint32_t max) {
   struct UpTo {  // the chunk: what is left to collect
     std::uint32_t left;

@@ -286,9 +286,6 @@ TEST(PollPlan, RequestersOfOneRoundShareTheHalf) {
   EXPECT_EQ(three.answer_size(40, 0, false, Level::machine, 8), 3u);
 }
 
-// Regression (the simulator's end-of-run livelock, now in the runtime too):
-// a searching worker keeps one task, so tasks its own request just brought
-// are not passed straight on to the next requester.
 // Tasks stay home for the process's own idle workers, one for every other
 // of them: an in-process steal is far cheaper than an answer and the
 // request the idle worker would send in turn.
@@ -303,6 +300,9 @@ TEST(PollPlan, AnswersKeepWorkForTheProcessIdleWorkers) {
       << "the count is a hint: a searching answerer keeps one even when it lags";
 }
 
+// Regression (the simulator's end-of-run livelock, now in the runtime too):
+// a searching worker keeps one task, so tasks its own request just brought
+// are not passed straight on to the next requester.
 TEST(PollPlan, SearchingWorkerKeepsOneTask) {
   const PollPlan p = poll_plan(BalanceMode::steal, VictimSpec::Kind::success_only, fixed(4), false, true);
   EXPECT_EQ(p.answer_size(1, 0, true, Level::machine), 0u);
