@@ -125,7 +125,21 @@ class Engine {
     bool sealed = false;
     int stands_for = kNoScope;
     std::int64_t adopted = 0;
+    int suspended = -1;  // suspending waits: the stack suspended on this count (suspended_)
   };
+  // Suspending waits (--suspend-waits on; sched::Worker::await_by_suspending): a wait with children outstanding,
+  // once its worker's deque is empty, moves the worker's whole stack (its
+  // fiber) aside, and the worker goes on with an empty one. The count's last
+  // completion makes the stack runnable in the waiter's process (the
+  // runtime: a continuation slot in the completer's deque, public, which any
+  // worker of the process may take); a worker of that process out of tasks
+  // takes it. A fiber switch costs kFiberSwitchNs at each end.
+  struct Suspended {
+    std::vector<Frame> stack;
+    int depth = 0, help_depth = 0, rank = 0;
+    double runnable_at = 0;  // when its count drained
+  };
+  static constexpr double kFiberSwitchNs = 100;
   // What a worker's pending event is.
   enum class Step : std::uint8_t {
     busy,          // run tasks (no event: the busy list)
@@ -227,6 +241,9 @@ class Engine {
     }
   };
 
+  // ---- suspending waits (engine_joins.hpp) ----
+  void suspend(Worker& w, int join);
+  bool resume_suspended(Worker& w);  // takes a runnable stack of w's process, if one is ready at w.clock
   // ---- busy path (engine.hpp) ----
   void run_busy(Worker& w, double bound);
   void begin(Worker& w, const Task& t, bool queued);
@@ -402,6 +419,10 @@ class Engine {
   double stall_limit_ns_ = 10e9;    // no task starting for this long: a livelock
   SimResult result_;
   std::vector<Task> buffer_, returned_;
+  std::vector<Suspended> suspended_;  // by id; free ones listed in free_suspended_
+  std::vector<int> free_suspended_;
+  std::vector<std::deque<int>> runnable_;  // per rank: suspended stacks whose count drained, oldest first
+  bool suspends_ = false;                  // --suspend-waits on
   std::vector<Scope> scopes_;   // by id; free ones listed in free_scopes_
   std::vector<int> free_scopes_;
   std::vector<int> inbox_lanes_;  // drain_inbox's scratch: the senders with entries
@@ -457,6 +478,8 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
   searching_in_rank_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
+  suspends_ = W::kJoins && o.suspend_waits == SuspendWaits::on;
+  runnable_.resize(static_cast<std::size_t>(machine_.ranks()));
   busy_in_node_.assign(static_cast<std::size_t>(machine_.spec().nodes), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
   for (int i = 0; i < n; ++i)
@@ -564,6 +587,7 @@ void Engine<W>::run_busy(Worker& w, double bound) {
     if (w.stack.empty()) {
       Task t;
       if (!w.deque.pop(t)) {
+        if (suspends_ && resume_suspended(w)) continue;
         go_idle(w);
         return;
       }
@@ -607,7 +631,9 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   // completes there; a joined one reports back itself.
   bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
   int scope = t.scope;
-  if (foreign && !W::kJoins) {
+  // On fibers (--suspend-waits on) the runtime opens no foreign proxies:
+  // each such task reports back by itself.
+  if (foreign && !W::kJoins && cfg_.options.suspend_waits != SuspendWaits::on) {
     scope = adopt_foreign(w, t.scope);
     foreign = false;
   }

@@ -72,6 +72,10 @@ bool Engine<W>::end_frame(Worker& w) {
       begin(w, t, true);
       return true;
     }
+    if (suspends_) {  // its own tasks run: the wait suspends (Worker::await_by_suspending)
+      suspend(w, f.join);
+      return true;
+    }
     go_idle(w);
     return false;
   }
@@ -129,6 +133,12 @@ void Engine<W>::count_down(int scope, double t, std::int64_t n) {
   if ((s.pending -= n) < 0) throw std::logic_error("simulator: a scope counted down below zero");
   if (s.pending > 0) return;
   s.drained_at = t;
+  if (s.suspended >= 0) {  // ContinuationEngine::wake: runnable in its process from now on
+    Suspended& held = suspended_[static_cast<std::size_t>(s.suspended)];
+    held.runnable_at = t;
+    runnable_[static_cast<std::size_t>(held.rank)].push_back(s.suspended);
+    s.suspended = -1;
+  }
   // The completion that drains a sealed proxy sends its report (the runtime:
   // that worker, at its next poll; not charged here).
   if (s.proxy && s.sealed) send_proxy(scope, t, nullptr);
@@ -205,6 +215,45 @@ void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t) {
   }
   result_.completions_applied += proc.inbox.size();
   proc.inbox.clear();
+}
+
+// --suspend-waits on: w's stack waits aside for `join` (ContinuationEngine::
+// suspend_until_drained); w goes on with an empty one.
+template <class W>
+void Engine<W>::suspend(Worker& w, int join) {
+  const int id = take_slot(suspended_, free_suspended_);
+  Suspended& held = suspended_[static_cast<std::size_t>(id)];
+  held.stack = std::move(w.stack);
+  held.depth = w.depth;
+  held.help_depth = w.help_depth;
+  held.rank = w.rank;
+  w.stack.clear();
+  w.depth = 0;
+  w.help_depth = 0;
+  w.credits = 0;  // credits follow the worker: the fresh stack asks the policy again
+  scopes_[static_cast<std::size_t>(join)].suspended = id;
+  w.clock += kFiberSwitchNs;
+  w.work_ns += kFiberSwitchNs;
+  ++result_.suspensions;
+}
+
+template <class W>
+bool Engine<W>::resume_suspended(Worker& w) {
+  std::deque<int>& ready = runnable_[static_cast<std::size_t>(w.rank)];
+  // Drained by now: a worker whose clock runs behind the completion cannot take it yet.
+  if (ready.empty() || suspended_[static_cast<std::size_t>(ready.front())].runnable_at > w.clock) return false;
+  const int id = ready.front();
+  ready.pop_front();
+  Suspended& held = suspended_[static_cast<std::size_t>(id)];
+  w.stack = std::move(held.stack);
+  held.stack.clear();
+  w.depth = held.depth;
+  w.help_depth = held.help_depth;
+  w.credits = 0;
+  free_suspended_.push_back(id);
+  w.clock += kFiberSwitchNs;
+  w.work_ns += kFiberSwitchNs;
+  return true;
 }
 
 // A helping worker's wait is over: its top frame's count drained.

@@ -15,6 +15,16 @@ namespace heist::sim {
 template <class W>
 void Engine<W>::start_attempt(Worker& w, double t) {
   w.clock = t;
+  // A suspended stack of this process became runnable: take it (a claim of
+  // its continuation slot inside the process) before searching further.
+  if (suspends_ && w.stack.empty() && !runnable_[static_cast<std::size_t>(w.rank)].empty()) {
+    w.clock = t + machine_.latency_ns(Hop::socket);
+    if (resume_suspended(w)) {
+      become_busy(w, w.clock);
+      return;
+    }
+    w.clock = t;
+  }
   if (!w.stack.empty()) {  // a task's wait helps (engine_joins.hpp): is it over?
     if (wait_over(w)) {
       become_busy(w, t);
@@ -260,8 +270,10 @@ void Engine<W>::pause(Worker& w, double t) {
   // the next attempt follows one pause (Dispatcher::pause_after_failure).
   const double start = t + backoff_ns(w, w.search.backs_off());
   w.next = next_step(w);
-  // A waiting worker looks at its count before each attempt: no shortcut.
-  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty()) {
+  // A waiting worker looks at its count before each attempt, and a worker
+  // of a process with a runnable suspended stack takes it: no shortcut.
+  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty() &&
+      !(suspends_ && !runnable_[static_cast<std::size_t>(w.rank)].empty())) {
     launch_thread_claim(w, start);
     return;
   }

@@ -71,6 +71,7 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
                             {"requests_served", r.requests_served}, {"tasks_served", r.tasks_served},
                             {"pushes", r.pushes},               {"tasks_pushed", r.tasks_pushed}};
   j["joins"] = {{"waits_helped", r.waits},
+                {"suspensions", r.suspensions},
                 {"completions_sent", r.completions_sent},
                 {"completions_applied", r.completions_applied},
                 {"tasks_reported", r.tasks_reported},

@@ -90,6 +90,7 @@ struct SimResult {
   // Joins: waits that found children outstanding (and helped), completions
   // of tasks run in another process sent to and applied at their origin.
   std::uint64_t waits = 0, completions_sent = 0, completions_applied = 0;
+  std::uint64_t suspensions = 0;  // --suspend-waits on: waits that suspended their stack
   // Escaping tasks of other processes whose completions went back in their
   // foreign proxies' reports (sched/proxy_scope.hpp), one entry per proxy.
   std::uint64_t tasks_reported = 0;

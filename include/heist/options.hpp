@@ -37,6 +37,16 @@ enum class ContinuationMode {
   off,        // never: work-first and adaptive are refused
 };
 
+// Whether a wait whose tasks are still outstanding suspends its fiber (the
+// worker goes on with any work, and the wait resumes on the worker that
+// takes it once the last task completed) instead of helping on top of it,
+// where the wait cannot resume before the task it helps with ends
+// (docs/policies.md, "Suspending waits").
+enum class SuspendWaits {
+  automatic,  // under work-first and adaptive (their continuation engine's waits); the others help
+  on,         // under every policy; runs tasks on fibers (Options::continuations on)
+};
+
 // Levels of the machine hierarchy, bottom up, as indices into the per-level
 // arrays below: 0 worker, 1 cache, 2 numa, 3 socket, 4 process, 5 node,
 // 6 machine (heist::policy::Level; src/policy/topology.hpp).
@@ -190,6 +200,7 @@ struct Options {
   int slaw_queue_tasks = 40;   // SLAW F: queued tasks after which spawns run inline
   int slaw_interval = 16;      // SLAW INT: spawns between re-evaluations
   ContinuationMode continuations = ContinuationMode::automatic;
+  SuspendWaits suspend_waits = SuspendWaits::automatic;  // whether a wait suspends its fiber or helps
   std::size_t fiber_stack_bytes = std::size_t{16} << 20;  // stack of each fiber (work-first, adaptive)
   int max_fibers = 1024;       // fiber stacks this process may create; past it spawns run inline, waits help
   int expose_depth = 4;        // work-first: spawns at inline depth <= this expose their continuation at once;
@@ -252,9 +263,11 @@ SpawnPolicy parse_spawn_policy(const std::string& text);
 constexpr bool steals_continuations(SpawnPolicy policy) noexcept {
   return policy == SpawnPolicy::work_first || policy == SpawnPolicy::adaptive;
 }
-// Does this run use fibers (Options::continuations, resolved against the policy)?
+// Does this run use fibers (Options::continuations, resolved against the
+// policy and suspend_waits)?
 bool uses_continuations(const Options& options) noexcept;
 const char* to_string(ContinuationMode mode) noexcept;
+const char* to_string(SuspendWaits mode) noexcept;
 const char* to_string(StealProtocolKind protocol) noexcept;
 const char* to_string(MpiMode mode) noexcept;
 const char* to_string(WaiterSteals mode) noexcept;

@@ -135,6 +135,13 @@ const OptionSpec kTable[] = {
        o.continuations = parse_choice(v, "--continuations",
                                       {ContinuationMode::automatic, ContinuationMode::on, ContinuationMode::off});
      }},
+    {"suspend_waits", "HEIST_SUSPEND_WAITS", "--suspend-waits",
+     "whether a wait whose tasks run elsewhere suspends its fiber (the worker goes on with any work) instead of "
+     "helping on top of it: auto (under work-first and adaptive), on (every policy; runs tasks on fibers)",
+     [](const Options& o) { return std::string(to_string(o.suspend_waits)); },
+     [](Options& o, const std::string& v) {
+       o.suspend_waits = parse_choice(v, "--suspend-waits", {SuspendWaits::automatic, SuspendWaits::on});
+     }, kSimulated},
     {"fiber_stack_bytes", "HEIST_FIBER_STACK_BYTES", "--fiber-stack-bytes",
      "stack of each fiber (K/M/G suffixes); work-first recursion deeper than this fails with an error",
      [](const Options& o) { return std::to_string(o.fiber_stack_bytes); },
@@ -394,6 +401,8 @@ void Options::validate() const {
   if (victim.kind == VictimSpec::Kind::success_only && balance == BalanceMode::push)
     throw OptionError("--victim success-only steals across nodes by request, --balance push never steals between "
                       "processes: choose one");
+  if (continuations == ContinuationMode::off && suspend_waits == SuspendWaits::on)
+    throw OptionError("--suspend-waits on suspends fibers: it needs --continuations auto or on");
   if (continuations == ContinuationMode::off && steals_continuations(policy))
     throw OptionError(std::string("--policy ") + to_string(policy) +
                       " steals continuations: it needs --continuations auto or on");
@@ -401,7 +410,8 @@ void Options::validate() const {
 
 bool uses_continuations(const Options& options) noexcept {
   switch (options.continuations) {
-    case ContinuationMode::automatic: return steals_continuations(options.policy);
+    case ContinuationMode::automatic:
+      return steals_continuations(options.policy) || options.suspend_waits == SuspendWaits::on;
     case ContinuationMode::on: return true;
     case ContinuationMode::off: return false;
   }
@@ -438,6 +448,14 @@ const char* to_string(MpiMode mode) noexcept {
     case MpiMode::automatic: return "auto";
     case MpiMode::on: return "on";
     case MpiMode::off: return "off";
+  }
+  return "?";
+}
+
+const char* to_string(SuspendWaits mode) noexcept {
+  switch (mode) {
+    case SuspendWaits::automatic: return "auto";
+    case SuspendWaits::on: return "on";
   }
   return "?";
 }

@@ -22,14 +22,15 @@ sched::Worker& current_worker() {
   return *w;
 }
 
-// Under work-first a wait on a fiber suspends it until `scope` drains
-// (ContinuationEngine); returns the worker the caller goes on with, which
-// may be another one. Elsewhere (other policies, or a fiber that may not
-// move) it returns `w` and the caller's Worker helps until the scope drains.
+// Under work-first (or --suspend-waits on) a wait on a fiber suspends it
+// until `scope` drains (Worker::await_by_suspending); returns the worker the
+// caller goes on with, which may be another one. Elsewhere (other policies,
+// or a fiber that may not move) it returns `w` and the caller's Worker
+// helps until the scope drains.
 sched::Worker& await_drained(sched::Worker& w, detail::FinishScope& scope) {
   sched::ContinuationEngine* engine = w.continuations();
   if (engine == nullptr || scope.drained_for_owner() || !w.waits_by_suspending() || !engine->can_suspend()) return w;
-  return engine->suspend_until_drained(scope);
+  return w.await_by_suspending(scope);
 }
 }  // namespace
 

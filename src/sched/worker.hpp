@@ -134,8 +134,16 @@ class Worker : public detail::WorkerCore {
   WorkerStats& stats_ref() noexcept { return stats_; }
   ContinuationEngine* continuations() noexcept { return conts_.get(); }
   // Does a wait here suspend its fiber (work-first, adaptive in its
-  // work-first mode) rather than help in place (every other policy)?
+  // work-first mode, every policy under --suspend-waits on) rather than
+  // help in place?
   bool waits_by_suspending() const noexcept;
+  // A wait on `scope` that suspends (waits_by_suspending, conts_, and
+  // can_suspend): under a policy that does not steal continuations the
+  // wait first runs the tasks on top of its own deque (Joins::run_own_first),
+  // then suspends its fiber until `scope` drains. Returns the worker the
+  // caller goes on with (it may be another one); if the fiber could not
+  // suspend, the caller's own wait helps on it.
+  Worker& await_by_suspending(detail::FinishScope& scope);
   // --trace: this worker's events (null when off; only the slow paths test it).
   void attach_trace(trace::WorkerTrace* t) noexcept { trace_ = t; }
   trace::WorkerTrace* trace() const noexcept { return trace_; }

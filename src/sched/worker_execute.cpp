@@ -115,7 +115,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   Worker& w = owner();
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
     if (w.conts_ && !child.fence && w.waits_by_suspending() && w.conts_->can_suspend()) {
-      Worker& now = w.conts_->suspend_until_drained(child.join);
+      Worker& now = w.await_by_suspending(child.join);
       if (&now != &w) return now.exec_.end_task(child, saved, h, completion, traced_from);
     }
     w.joins_.wait_frame(child);

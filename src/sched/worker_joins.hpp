@@ -71,6 +71,12 @@ class Joins {
   // Drained foreign proxies this worker is to report (Executor::send_reports).
   std::vector<ForeignProxy*>& reports() noexcept { return reports_; }
   void wait_frame(Frame& frame);
+  // Before a wait suspends (Worker::await_by_suspending): runs the tasks on
+  // top of this worker's deque while `scope` has tasks outstanding, as a
+  // help loop's first step does, as long as the stack stays on this worker.
+  // Returns the worker it is on at the end: a task that suspended may have
+  // resumed on another one, whose tasks are not the wait's to run.
+  Worker& run_own_first(const detail::FinishScope& scope);
   void enter_region() noexcept;
   void leave_region();
 

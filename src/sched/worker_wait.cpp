@@ -130,6 +130,19 @@ void Joins::wait_frame(Frame& f) {
       policy::help_floor(w.sched_.options().waiter_steals, w.remote_region(), f.depth));
 }
 
+Worker& Joins::run_own_first(const FinishScope& scope) {
+  Worker& w = owner();
+  SplitDeque& deque = w.queue_.deque_;
+  while (!scope.drained_for_owner()) {
+    const std::byte* slot = deque.pop();
+    if (slot == nullptr) break;
+    w.exec_.execute(slot);  // runs in place
+    // A task that waited by suspending may have resumed on another worker.
+    if (Worker* now = Worker::resumed(); now != &w) return *now;
+  }
+  return w;
+}
+
 void Joins::wait_current() {
   Frame& f = owner().current_frame();
   if (f.level == owner().level) wait_frame(f);  // else the task queued no joined child

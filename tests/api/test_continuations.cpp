@@ -214,10 +214,12 @@ struct FinishTree {
   }
 };
 
-void expect_exactly_once(int workers, SpawnPolicy policy, int expose_depth, int max_fibers) {
+void expect_exactly_once(int workers, SpawnPolicy policy, int expose_depth, int max_fibers,
+                         heist::SuspendWaits suspend = heist::SuspendWaits::automatic) {
   heist::Options o = wf_options(workers, policy);
   o.expose_depth = expose_depth;
   o.max_fibers = max_fibers;
+  o.suspend_waits = suspend;
   FinishTree tree(heist_test::scale_divisor() > 1 ? 4 : 5, 5);
   heist::Runtime rt(o);
   for (int rep = 0; rep < 2; ++rep) {
@@ -295,6 +297,89 @@ TEST(Continuations, SpawnWaitWithEveryContinuationExposed) {
       EXPECT_GT(t.continuations_exposed, 100u);
     }
   }
+}
+
+// ---------------------------------------------------------------- --suspend-waits on
+
+// Under every policy a wait whose tasks run elsewhere suspends its fiber
+// (Worker::await_by_suspending: its own deque's tasks first) and resumes
+// once they completed, maybe on another worker: finish trees run every
+// task and every continuation once, spawn/wait sums are exact — with
+// fibers to spare and with so few that most suspensions fall back to
+// helping.
+class SuspendingWaits : public ::testing::TestWithParam<SpawnPolicy> {};
+
+TEST_P(SuspendingWaits, EveryTaskAndContinuationOnce) {
+  for (int max_fibers : {1024, 3})
+    for (int workers = 1; workers <= 4; ++workers) {
+      SCOPED_TRACE(std::to_string(workers) + " workers, " + std::to_string(max_fibers) + " fibers");
+      expect_exactly_once(workers, GetParam(), heist::Options{}.expose_depth, max_fibers, heist::SuspendWaits::on);
+    }
+}
+
+TEST_P(SuspendingWaits, SpawnWaitSumsAreExact) {
+  const bool sanitized = heist_test::scale_divisor() > 1;
+  const int n = sanitized ? 15 : 20;
+  for (int workers : {1, 2, 4}) {
+    heist::Options o = heist_test::options(workers, GetParam());
+    o.suspend_waits = heist::SuspendWaits::on;
+    heist::Runtime rt(o);
+    for (int rep = 0; rep < 3; ++rep) {
+      std::uint64_t r = 0;
+      heist::spawn(sum_task, n, &r);
+      heist::wait();
+      EXPECT_EQ(r, sanitized ? 610u : 6765u) << workers << " workers";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Continuations, SuspendingWaits,
+                         ::testing::Values(SpawnPolicy::help_first, SpawnPolicy::bounded, SpawnPolicy::slaw),
+                         [](const auto& info) {
+                           std::string name = heist::to_string(info.param);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+// A help-first task queues children that take a while; idle workers steal
+// some, so once its wait has run the rest of its own deque, children still
+// run elsewhere: with --suspend-waits on the wait suspends (and resumes),
+// with auto (help-first helps) it never does.
+void slow_child(const int& ms, std::uint64_t* out) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  *out = 1;
+}
+const auto slow_child_task = heist::register_task<slow_child>("test_continuations.slow_child");
+void slow_parent(const int& children, std::uint64_t* out) {
+  std::uint64_t done[16] = {};
+  for (int i = 0; i < children; ++i) heist::spawn(slow_child_task, 3, &done[i]);
+  heist::wait();
+  std::uint64_t sum = 0;
+  for (int i = 0; i < children; ++i) sum += done[i];
+  *out = sum;
+}
+const auto slow_parent_task = heist::register_task<slow_parent>("test_continuations.slow_parent");
+
+std::uint64_t suspensions_of(heist::SuspendWaits mode, int reps) {
+  heist::Options o = heist_test::options(4, SpawnPolicy::help_first);
+  o.suspend_waits = mode;
+  heist::Runtime rt(o);
+  std::uint64_t suspensions = 0;
+  // Each repetition suspends unless no thief got a child in time (on a
+  // loaded machine, possibly a few times in a row): stop at the first.
+  for (int rep = 0; rep < reps && suspensions == 0; ++rep) {
+    std::uint64_t sum = 0;
+    heist::spawn(slow_parent_task, 16, &sum);
+    heist::wait();
+    EXPECT_EQ(sum, 16u);
+    suspensions = rt.stats().total().suspensions;
+  }
+  return suspensions;
+}
+
+TEST(Continuations, WaitsSuspendWhileTheirChildrenRunElsewhere) {
+  EXPECT_GT(suspensions_of(heist::SuspendWaits::on, 20), 0u);
+  EXPECT_EQ(suspensions_of(heist::SuspendWaits::automatic, 3), 0u);
 }
 
 // ---------------------------------------------------------------- deep recursion

@@ -411,6 +411,10 @@ TEST(Options, ValidateRejectsOutOfRangeValues) {
     o.policy = SpawnPolicy::work_first;
     o.continuations = heist::ContinuationMode::off;
   });
+  invalid([](heist::Options& o) {  // a suspending wait needs fibers
+    o.suspend_waits = heist::SuspendWaits::on;
+    o.continuations = heist::ContinuationMode::off;
+  });
 }
 
 TEST(Options, ContinuationsFollowThePolicyUnlessSet) {
@@ -424,6 +428,12 @@ TEST(Options, ContinuationsFollowThePolicyUnlessSet) {
   }
   o.policy = SpawnPolicy::bounded;
   o.continuations = heist::ContinuationMode::off;
+  EXPECT_FALSE(heist::uses_continuations(o));
+  // Suspending waits run tasks on fibers under every policy.
+  o.continuations = heist::ContinuationMode::automatic;
+  o.suspend_waits = heist::SuspendWaits::on;
+  EXPECT_TRUE(heist::uses_continuations(o));
+  o.suspend_waits = heist::SuspendWaits::automatic;
   EXPECT_FALSE(heist::uses_continuations(o));
 }
 
