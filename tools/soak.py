@@ -95,6 +95,12 @@ def draw_config(seed, args):
     answers = random.Random(seed * 7919 + 41)
     if ranks > 1 and "success-only" in opts and answers.random() < 0.5:
         opts += ["--answer-max-tasks", str(answers.choice([1, 2, 8]))]
+    # Suspending waits under the policies whose waits help (a generator of
+    # its own as well): the waiter's fiber moves aside and resumes, maybe on
+    # another worker (Worker::await_by_suspending).
+    suspend = random.Random(seed * 7919 + 53)
+    if policy != "work-first" and suspend.random() < 0.3:
+        opts += ["--suspend-waits", "on"]
     return ranks, opts
 
 
