@@ -249,30 +249,31 @@ TEST(SimJoins, LateResumesAndInboxWaitsAreAccounted) {
   EXPECT_LE(r.late_resume_max_s, r.time_s);
 }
 
+// fib(20) simulated under c, every task run once.
+SimResult simulate_fib20(const SimConfig& c) {
+  const SimResult r = heist::sim::simulate(heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}}), c);
+  EXPECT_EQ(r.tasks, heist::apps::fib::fib_calls(20));
+  return r;
+}
+
 // The help floor (--waiter-steals, policy/help_floor.hpp). Across nodes a
 // waiter by default leaves chunks that are not deeper than its frame (and
 // every task still runs once); with `any` it never does, and in one process
 // the default is `any`. `deeper` applies it in one process too.
 TEST(SimJoins, WaitersTakeOnlyDeeperTasksBetweenProcesses) {
-  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}});
   SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
   across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
-  const SimResult floored = heist::sim::simulate(fib, across);
-  ASSERT_EQ(floored.tasks, heist::apps::fib::fib_calls(20));
+  const SimResult floored = simulate_fib20(across);
   EXPECT_GT(floored.help_floor_refusals, 0u);
   EXPECT_EQ(floored.completions_applied, floored.completions_sent);
 
   across.options.waiter_steals = heist::WaiterSteals::any;
-  const SimResult any = heist::sim::simulate(fib, across);
-  ASSERT_EQ(any.tasks, heist::apps::fib::fib_calls(20));
-  EXPECT_EQ(any.help_floor_refusals, 0u);
+  EXPECT_EQ(simulate_fib20(across).help_floor_refusals, 0u);
 
   SimConfig one = config(4, 2, 1, 1, heist::StealProtocolKind::sws);
-  EXPECT_EQ(heist::sim::simulate(fib, one).help_floor_refusals, 0u);
+  EXPECT_EQ(simulate_fib20(one).help_floor_refusals, 0u);
   one.options.waiter_steals = heist::WaiterSteals::deeper;
-  const SimResult deeper = heist::sim::simulate(fib, one);
-  ASSERT_EQ(deeper.tasks, heist::apps::fib::fib_calls(20));
-  EXPECT_GT(deeper.help_floor_refusals, 0u);
+  EXPECT_GT(simulate_fib20(one).help_floor_refusals, 0u);
 }
 
 // --suspend-waits on: a wait with children outstanding, once its own deque
@@ -284,21 +285,17 @@ TEST(SimJoins, WaitersTakeOnlyDeeperTasksBetweenProcesses) {
 // than with helping waits (4 nodes of 2 x 4, fib(20): helping waits resume
 // up to hundreds of microseconds late, a suspended one within tens).
 TEST(SimJoins, SuspendedWaitsResumeOnceDrained) {
-  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 20}, {"cutoff", 0}});
   SimConfig one = config(4, 2, 1, 1, heist::StealProtocolKind::sws);
-  EXPECT_EQ(heist::sim::simulate(fib, one).suspensions, 0u);
+  EXPECT_EQ(simulate_fib20(one).suspensions, 0u);
   one.options.suspend_waits = heist::SuspendWaits::on;
-  const SimResult threads = heist::sim::simulate(fib, one);
-  ASSERT_EQ(threads.tasks, heist::apps::fib::fib_calls(20));
-  EXPECT_GT(threads.suspensions, 0u);
+  EXPECT_GT(simulate_fib20(one).suspensions, 0u);
 
   SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
   across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
-  const SimResult helping = heist::sim::simulate(fib, across);
+  const SimResult helping = simulate_fib20(across);
   EXPECT_EQ(helping.suspensions, 0u);
   across.options.suspend_waits = heist::SuspendWaits::on;
-  const SimResult suspending = heist::sim::simulate(fib, across);
-  ASSERT_EQ(suspending.tasks, heist::apps::fib::fib_calls(20));
+  const SimResult suspending = simulate_fib20(across);
   EXPECT_EQ(suspending.completions_applied, suspending.completions_sent);
   EXPECT_GT(suspending.suspensions, 0u);
   EXPECT_LT(suspending.late_resume_max_s * 4, helping.late_resume_max_s);
