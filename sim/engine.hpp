@@ -478,7 +478,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
   searching_in_rank_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
-  suspends_ = W::kJoins && o.suspend_waits == SuspendWaits::on;
+  suspends_ = W::kJoins && policy::wait_suspends(o.suspend_waits, false);  // continuation stealing is not simulated
   runnable_.resize(static_cast<std::size_t>(machine_.ranks()));
   busy_in_node_.assign(static_cast<std::size_t>(machine_.spec().nodes), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});

@@ -1,4 +1,5 @@
-// The help floor: what a waiting worker may take (Options::waiter_steals).
+// The help floor: what a waiting worker may take (Options::waiter_steals),
+// and whether it waits by suspending instead (Options::suspend_waits).
 // Shared by the runtime (Dispatcher::help_until and try_steal,
 // SplitDeque::steal_with) and the simulator (sim/engine_search.hpp). Pure:
 // no threads, clocks, MPI or TLS.
@@ -56,6 +57,15 @@ constexpr std::int64_t help_floor(WaiterSteals mode, bool other_processes, std::
 // May a thief under `floor` claim a chunk whose oldest task is at `oldest_depth`?
 constexpr bool may_claim(std::int64_t floor, std::uint32_t oldest_depth) noexcept {
   return std::int64_t{oldest_depth} > floor;
+}
+
+// Does a wait whose own deque ran dry with tasks still outstanding suspend
+// its stack (its fiber: the worker goes on with any work, and the wait
+// resumes once they completed) rather than help under the floor above?
+// Under a policy that steals continuations it always does (its waits are
+// the continuation engine's); under the others with --suspend-waits on.
+constexpr bool wait_suspends(SuspendWaits mode, bool steals_continuations) noexcept {
+  return steals_continuations || mode == SuspendWaits::on;
 }
 
 // May a waiter under `floor`, in a process of `workers_here` workers, take

@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "heist/heist.hpp"
+#include "policy/help_floor.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker_loop.hpp"
@@ -89,8 +90,8 @@ void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 
 bool Worker::waits_by_suspending() const noexcept {
   const SpawnPolicy p = policy_here();
-  return p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first()) ||
-         sched_.options().suspend_waits == SuspendWaits::on;
+  return policy::wait_suspends(sched_.options().suspend_waits, p == SpawnPolicy::work_first ||
+                                                                   (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first()));
 }
 
 Worker& Worker::await_by_suspending(detail::FinishScope& scope) {

@@ -183,6 +183,18 @@ TEST(HelpFloor, DeeperTasksOnlyAndOtherProcessesOnlyFromTheRoot) {
   EXPECT_TRUE(may_leave_process(help_floor(WaiterSteals::deeper, true, 1), 1));  // nobody else could go
 }
 
+// Whether a wait suspends instead of helping (policy::wait_suspends): the
+// continuation-stealing policies' waits always do, the others' only with
+// --suspend-waits on.
+TEST(HelpFloor, WaitsSuspendUnderContinuationStealingOrWhenAsked) {
+  using heist::SuspendWaits;
+  using heist::policy::wait_suspends;
+  EXPECT_FALSE(wait_suspends(SuspendWaits::automatic, false));
+  EXPECT_TRUE(wait_suspends(SuspendWaits::automatic, true));
+  EXPECT_TRUE(wait_suspends(SuspendWaits::on, false));
+  EXPECT_TRUE(wait_suspends(SuspendWaits::on, true));
+}
+
 TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   Options o;
   o.policy = SpawnPolicy::bounded;
