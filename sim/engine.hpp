@@ -127,9 +127,9 @@ class Engine {
     std::int64_t adopted = 0;
     int suspended = -1;  // suspending waits: the stack suspended on this count (suspended_)
   };
-  // Suspending waits (--suspend-waits on; sched::Worker::await_by_suspending): a wait with children outstanding,
-  // once its worker's deque is empty, moves the worker's whole stack (its
-  // fiber) aside, and the worker goes on with an empty one. The count's last
+  // Suspending waits (--suspend-waits on; sched::Worker::await_by_suspending):
+  // a wait with children outstanding, once its worker's deque is empty,
+  // moves the worker's whole stack (its fiber) aside, and the worker goes on with an empty one. The count's last
   // completion makes the stack runnable in the waiter's process (the
   // runtime: a continuation slot in the completer's deque, public, which any
   // worker of the process may take); a worker of that process out of tasks
@@ -243,7 +243,11 @@ class Engine {
 
   // ---- suspending waits (engine_joins.hpp) ----
   void suspend(Worker& w, int join);
-  bool resume_suspended(Worker& w);  // takes a runnable stack of w's process, if one is ready at w.clock
+  // Takes a runnable stack of w's process, if one was ready at `at`: w runs it from then on.
+  bool resume_suspended(Worker& w, double at);
+  bool runnable_here(const Worker& w) const noexcept {
+    return suspends_ && !runnable_[static_cast<std::size_t>(w.rank)].empty();
+  }
   // ---- busy path (engine.hpp) ----
   void run_busy(Worker& w, double bound);
   void begin(Worker& w, const Task& t, bool queued);
@@ -587,7 +591,7 @@ void Engine<W>::run_busy(Worker& w, double bound) {
     if (w.stack.empty()) {
       Task t;
       if (!w.deque.pop(t)) {
-        if (suspends_ && resume_suspended(w)) continue;
+        if (runnable_here(w) && resume_suspended(w, w.clock)) continue;
         go_idle(w);
         return;
       }
@@ -631,9 +635,9 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   // completes there; a joined one reports back itself.
   bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
   int scope = t.scope;
-  // On fibers (--suspend-waits on) the runtime opens no foreign proxies:
-  // each such task reports back by itself.
-  if (foreign && !W::kJoins && cfg_.options.suspend_waits != SuspendWaits::on) {
+  // On fibers the runtime opens no foreign proxies: each such task reports
+  // back by itself.
+  if (foreign && !W::kJoins && !uses_continuations(cfg_.options)) {
     scope = adopt_foreign(w, t.scope);
     foreign = false;
   }

@@ -238,10 +238,10 @@ void Engine<W>::suspend(Worker& w, int join) {
 }
 
 template <class W>
-bool Engine<W>::resume_suspended(Worker& w) {
+bool Engine<W>::resume_suspended(Worker& w, double at) {
   std::deque<int>& ready = runnable_[static_cast<std::size_t>(w.rank)];
-  // Drained by now: a worker whose clock runs behind the completion cannot take it yet.
-  if (ready.empty() || suspended_[static_cast<std::size_t>(ready.front())].runnable_at > w.clock) return false;
+  // Drained by then: a worker whose clock runs behind the completion cannot take it yet.
+  if (ready.empty() || suspended_[static_cast<std::size_t>(ready.front())].runnable_at > at) return false;
   const int id = ready.front();
   ready.pop_front();
   Suspended& held = suspended_[static_cast<std::size_t>(id)];
@@ -251,7 +251,7 @@ bool Engine<W>::resume_suspended(Worker& w) {
   w.help_depth = held.help_depth;
   w.credits = 0;
   free_suspended_.push_back(id);
-  w.clock += kFiberSwitchNs;
+  w.clock = at + kFiberSwitchNs;
   w.work_ns += kFiberSwitchNs;
   return true;
 }

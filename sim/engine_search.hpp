@@ -17,13 +17,9 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   w.clock = t;
   // A suspended stack of this process became runnable: take it (a claim of
   // its continuation slot inside the process) before searching further.
-  if (suspends_ && w.stack.empty() && !runnable_[static_cast<std::size_t>(w.rank)].empty()) {
-    w.clock = t + machine_.latency_ns(Hop::socket);
-    if (resume_suspended(w)) {
-      become_busy(w, w.clock);
-      return;
-    }
-    w.clock = t;
+  if (w.stack.empty() && runnable_here(w) && resume_suspended(w, t + machine_.latency_ns(Hop::socket))) {
+    become_busy(w, w.clock);
+    return;
   }
   if (!w.stack.empty()) {  // a task's wait helps (engine_joins.hpp): is it over?
     if (wait_over(w)) {
@@ -272,8 +268,7 @@ void Engine<W>::pause(Worker& w, double t) {
   w.next = next_step(w);
   // A waiting worker looks at its count before each attempt, and a worker
   // of a process with a runnable suspended stack takes it: no shortcut.
-  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty() &&
-      !(suspends_ && !runnable_[static_cast<std::size_t>(w.rank)].empty())) {
+  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty() && !runnable_here(w)) {
     launch_thread_claim(w, start);
     return;
   }

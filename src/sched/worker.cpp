@@ -90,8 +90,8 @@ void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 
 bool Worker::waits_by_suspending() const noexcept {
   const SpawnPolicy p = policy_here();
-  return policy::wait_suspends(sched_.options().suspend_waits, p == SpawnPolicy::work_first ||
-                                                                   (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first()));
+  const bool steals = p == SpawnPolicy::work_first || (p == SpawnPolicy::adaptive && !queue_.spawn_.slaw_help_first());
+  return policy::wait_suspends(sched_.options().suspend_waits, steals);
 }
 
 Worker& Worker::await_by_suspending(detail::FinishScope& scope) {
