@@ -635,9 +635,7 @@ void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
   // completes there; a joined one reports back itself.
   bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
   int scope = t.scope;
-  // On fibers the runtime opens no foreign proxies: each such task reports
-  // back by itself.
-  if (foreign && !W::kJoins && !uses_continuations(cfg_.options)) {
+  if (foreign && !W::kJoins) {
     scope = adopt_foreign(w, t.scope);
     foreign = false;
   }

@@ -305,6 +305,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     found_work();
     return run(buffer);
   }
+  w.dispatch_.out_of_tasks();
   const std::int64_t attempt = platform::now_ns();
   if (searching_since_ == 0) searching_since_ = attempt;
   w.dispatch_.set_searching(true);
@@ -321,6 +322,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   // from other processes, and what was released but nobody took.
   if (w.remote_ != nullptr && w.dispatch_.search_->failed(w.remote_->region_active())) {
     w.remote_->poll(w);
+    if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
     const std::int64_t reclaim_start = platform::now_ns();
     if (w.queue_.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {
       w.dispatch_.steal_ns_ += platform::now_ns() - reclaim_start;

@@ -42,8 +42,13 @@
 // Remote completions are acq_rel as for any scope (Joins::complete), so the
 // RMW that drains P has seen every task's results before it completes S
 // with its own release.
-// Not used under continuation stealing (Options::continuations on): there a
-// task's body may end on another worker, which cannot own its proxy.
+// Owner: a proxy belongs to a worker (Joins::proxy_owner_), not to the
+// stack it was opened on (FinishScope::owner names a stack for every other
+// scope). On fibers a task's body may end on another worker (a thief
+// resumed its continuation, or its wait suspended and resumed there), and
+// the stack moves with it; the proxy stays with the worker whose deque
+// seals it. Whoever else completes or registers with it (that other
+// worker included) uses `remote`, as for a stolen task of the proxy.
 //
 // ForeignProxy: the same stand-in for a finish scope of another process.
 // An escaping task of another rank (no output, no handle) used to run under

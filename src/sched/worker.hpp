@@ -290,8 +290,10 @@ inline Frame& WorkerQueue::joined_frame() {
 // The counters of finish scopes and joins (worker_joins.hpp), inline: every
 // queued task enrolls once and completes once.
 inline bool Joins::counts_locally(const detail::FinishScope* scope) const noexcept {
+  // A scope is owned by a stack (ctx_), a proxy by a worker (proxy_owner_).
   // `proxy` is read only when this worker owns the scope: owner-only then.
-  return scope->owner == owner().ctx_ && scope->proxy != kSealedProxy;
+  const int by = scope->owner;
+  return (by == owner().ctx_ || by == proxy_owner_) && scope->proxy != kSealedProxy;
 }
 
 inline void Joins::enroll(detail::FinishScope* scope) noexcept {

@@ -61,6 +61,11 @@ class Dispatcher {
   // After a queued task of a distributed run (SpawnDriver::poll_after_task).
   void poll_between_tasks();
   void run_overflow();
+  // Out of own tasks, before a search step: the proxies this worker opened
+  // may drain now (Joins::seal_proxies), and the foreign ones that drained
+  // (here, or on this worker's completions) report. Every search loop
+  // calls it: help_until, steal_once, the fiber scheduler's step.
+  void out_of_tasks();
   std::uint32_t try_steal(std::int64_t floor = policy::kNoFloor);
   std::uint32_t steal_local(int victim, policy::Level level, std::int64_t floor = policy::kNoFloor);
   void request_across();

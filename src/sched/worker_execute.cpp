@@ -74,7 +74,7 @@ void Executor::execute(const std::byte* slot) {
   // their parent's IEF: they are waited for one by one.
   FinishScope* ief = h.ief.local<FinishScope>();
   FinishScope* completion = h.completion.local<FinishScope>();
-  if (ief != nullptr && ief == completion && !w.conts_ && !w.joins_.counts_locally(ief))
+  if (ief != nullptr && ief == completion && !w.joins_.counts_locally(ief))
     ief = completion = w.joins_.open_proxy(ief);
   Frame child(w.ctx_, &w.current_frame(), ief, w.level);
   child.levels = h.spawner == static_cast<std::uint32_t>(w.id_) ? h.levels : 0;  // else it moved: a new top
@@ -128,7 +128,10 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
 [[gnu::always_inline]] inline void Executor::close_task(detail::FrameCore* saved, const TaskHeader& h,
                                                         FinishScope* completion, std::int64_t traced_from) {
   Worker& w = owner();
-  if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, w.rank_);
+  // The runtime's own task (a region's body on a fiber) is no task span, as
+  // it is in no statistic: a trace's spans are the program's tasks.
+  if (w.trace_ && (h.flags & task::kUncounted) == 0) [[unlikely]]
+    w.trace_->task(traced_from, platform::now_ns(), h.fn_id, w.rank_);
   --w.depth_;
   --w.level;
   w.set_frame(saved);
@@ -157,7 +160,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.level;
   ForeignProxy* const reporter =
-      !task::reports_back(h) && !w.conts_ ? w.joins_.adopt_foreign(h.completion) : nullptr;
+      !task::reports_back(h) ? w.joins_.adopt_foreign(h.completion) : nullptr;
   FinishScope proxy;
   proxy.owner = w.ctx_;
   Frame child(w.ctx_, &w.current_frame(), reporter != nullptr ? reporter : &proxy, w.level);

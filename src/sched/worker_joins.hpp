@@ -86,6 +86,10 @@ class Joins {
   const Worker& owner() const noexcept;
   detail::FinishScope root_scope_;
   Frame root_frame_;
+  // The owner id of this worker's proxies (proxy_scope.hpp): a worker's,
+  // not a stack's. No stack has it (stack ids are >= 0), so a fiber that
+  // resumes on another worker never counts them locally there.
+  const int proxy_owner_;
   std::vector<ProxyScope*> open_proxies_;  // opened by this worker, not sealed yet
   std::vector<ForeignProxy*> open_foreign_;  // the same, standing for other ranks' scopes
   std::vector<ForeignProxy*> reports_;       // drained here, not reported yet

@@ -72,11 +72,7 @@ void Dispatcher::help_until(Done&& done, std::int64_t floor) {
       backoff.reset();
       continue;
     }
-    // Out of tasks: the proxies this worker opened may drain now; the
-    // foreign ones that drained (here or on this worker's completions)
-    // report.
-    if (w.joins_.has_open_proxies()) w.joins_.seal_proxies();
-    if (!w.joins_.reports().empty()) w.exec_.send_reports();
+    out_of_tasks();
     const std::int64_t attempt_start = platform::now_ns();
     if (searching_since == 0) searching_since = attempt_start;
     set_searching(true);

@@ -157,11 +157,16 @@ bool Dispatcher::execute_one() {
   return slot != nullptr;
 }
 
+void Dispatcher::out_of_tasks() {
+  Joins& joins = owner().joins_;
+  if (joins.has_open_proxies()) joins.seal_proxies();
+  if (!joins.reports().empty()) owner().exec_.send_reports();
+}
+
 std::uint32_t Dispatcher::steal_once() {
   if (owner().sched_.size() == 1) return 0;
   if (owner().at_top_level()) owner().joins_.enter_region();
-  if (owner().joins_.has_open_proxies()) owner().joins_.seal_proxies();  // as help_until: out of own tasks
-  if (!owner().joins_.reports().empty()) owner().exec_.send_reports();
+  out_of_tasks();
   const std::uint32_t taken = try_steal();
   run_overflow();
   return taken;

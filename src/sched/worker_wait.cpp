@@ -25,7 +25,7 @@ using task::TaskHeader;
 
 // ---------------------------------------------------------------- counters
 
-Joins::Joins(int id) : root_frame_(id, nullptr, &root_scope_, 0) { root_scope_.owner = id; }
+Joins::Joins(int id) : root_frame_(id, nullptr, &root_scope_, 0), proxy_owner_(-2 - id) { root_scope_.owner = id; }
 
 void Joins::complete_shared(FinishScope* scope, std::int64_t n) noexcept {
   // A loop, not a recursion: proxies stand for
@@ -55,7 +55,7 @@ void Joins::complete_shared(FinishScope* scope, std::int64_t n) noexcept {
 }
 
 ProxyScope* Joins::open_proxy(FinishScope* ief) {
-  auto* proxy = new ProxyScope(owner().ctx_, ief);
+  auto* proxy = new ProxyScope(proxy_owner_, ief);
   open_proxies_.push_back(proxy);
   return proxy;
 }
@@ -68,7 +68,7 @@ ForeignProxy* Joins::adopt_foreign(GlobalRef origin) {
       return p;
     }
   }
-  auto* proxy = new ForeignProxy(owner().ctx_, origin);
+  auto* proxy = new ForeignProxy(proxy_owner_, origin);
   open_foreign_.push_back(proxy);
   return proxy;
 }
