@@ -482,7 +482,10 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   const int wpr = machine_.workers_per_rank();
   workers_.reserve(static_cast<std::size_t>(n));
   searching_in_rank_.assign(static_cast<std::size_t>(machine_.ranks()), 0);
-  suspends_ = W::kJoins && policy::wait_suspends(o.suspend_waits, false);  // continuation stealing is not simulated
+  // Continuation stealing is not simulated; auto suspends across processes.
+  suspends_ = W::kJoins && policy::wait_suspends(policy::resolve_suspend_waits(o.suspend_waits, multi_rank_,
+                                                                               o.continuations != ContinuationMode::off),
+                                                 false);
   runnable_.resize(static_cast<std::size_t>(machine_.ranks()));
   busy_in_node_.assign(static_cast<std::size_t>(machine_.spec().nodes), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});

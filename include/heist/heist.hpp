@@ -371,9 +371,11 @@ void run_finish(FrameCore* scope, F&& f) {
 
 // Run f, then wait (executing and stealing tasks) until every task spawned
 // inside f — transitively, escaping ones included — has completed. Nests.
-// Under work-first and adaptive the wait suspends instead: the worker goes
-// on with other work, and the code after finish continues on whichever
-// worker completes the scope's last task (it may be another thread).
+// Where waits suspend (work-first and adaptive; --suspend-waits on; by
+// default when the run spans processes) it suspends instead: the worker
+// goes on with other work, and the code after finish continues on
+// whichever worker takes it up once the scope's last task completed (it
+// may be another thread).
 template <class F>
 void finish(F&& f) {
   detail::run_finish(detail::finish_begin(), std::forward<F>(f));
@@ -390,7 +392,7 @@ void finish(SpawnPolicy policy, F&& f) {
 }
 
 // Wait for the tasks the calling task spawned with spawn(); keeps executing
-// and stealing meanwhile.
+// and stealing meanwhile, or suspends where finish does (see above).
 HEIST_INLINE void wait() {
   detail::WorkerCore* w = detail::tls_worker;  // never null: outside_worker's frame is fenced
   // No frame at the caller's level: it queued no joined child. Otherwise a

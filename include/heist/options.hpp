@@ -43,7 +43,8 @@ enum class ContinuationMode {
 // where the wait cannot resume before the task it helps with ends
 // (docs/policies.md, "Suspending waits").
 enum class SuspendWaits {
-  automatic,  // under work-first and adaptive (their continuation engine's waits); the others help
+  automatic,  // under work-first and adaptive (their continuation engine's waits), and under every
+              // policy when the run spans processes (unless --continuations off); else waits help
   on,         // under every policy; runs tasks on fibers (Options::continuations on)
 };
 

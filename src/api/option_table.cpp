@@ -137,7 +137,8 @@ const OptionSpec kTable[] = {
      }},
     {"suspend_waits", "HEIST_SUSPEND_WAITS", "--suspend-waits",
      "whether a wait whose tasks run elsewhere suspends its fiber (the worker goes on with any work) instead of "
-     "helping on top of it: auto (under work-first and adaptive), on (every policy; runs tasks on fibers)",
+     "helping on top of it: auto (under work-first and adaptive; under every policy when the run spans processes, "
+     "unless --continuations off), on (every policy; runs tasks on fibers)",
      [](const Options& o) { return std::string(to_string(o.suspend_waits)); },
      [](Options& o, const std::string& v) {
        o.suspend_waits = parse_choice(v, "--suspend-waits", {SuspendWaits::automatic, SuspendWaits::on});

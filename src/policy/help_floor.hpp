@@ -68,6 +68,17 @@ constexpr bool wait_suspends(SuspendWaits mode, bool steals_continuations) noexc
   return steals_continuations || mode == SuspendWaits::on;
 }
 
+// What --suspend-waits auto means for a run: `on` where the run spans
+// processes and may use fibers (--continuations not off). There a process
+// whose workers all wait, each helping on top of its waiting frame, has
+// nobody left who may fetch work from another process, and frames whose
+// children drained stay buried under the tasks they help with
+// (docs/results, "Where fib's waits go at 256 cores"). In one process the
+// helping waits cost less than the fibers (fib(35), 1 worker: 3 %).
+constexpr SuspendWaits resolve_suspend_waits(SuspendWaits mode, bool spans_processes, bool fibers_allowed) noexcept {
+  return mode == SuspendWaits::on || (spans_processes && fibers_allowed) ? SuspendWaits::on : SuspendWaits::automatic;
+}
+
 // May a waiter under `floor`, in a process of `workers_here` workers, take
 // a step to another process? Where every task is deeper than the floor
 // (none, or a root's wait: a spawned task is at depth 1 at least), or

@@ -9,8 +9,10 @@
 #include <utility>
 
 #include "platform/cpu_count.hpp"
+#include "policy/help_floor.hpp"
 #include "sched/fiber_pool.hpp"
 #include "sched/placement.hpp"
+#include "sched/process_balancer.hpp"
 #include "sched/worker.hpp"
 #include "task/task_slot.hpp"
 
@@ -45,6 +47,12 @@ Scheduler::Scheduler(const Options& options)
                           " input bytes, more than the task slot holds (" +
                           std::to_string(options_.task_input_bytes) +
                           "); raise HEIST_TASK_INPUT_BYTES / --task-input-bytes");
+    // Started by an MPI launcher with several processes, in a program linked
+    // with heist's MPI layer: the run spans processes (Runtime::Runtime).
+    const bool spans_processes = options_.mpi != MpiMode::off && process_balancer_factory() != nullptr &&
+                                 launcher_job_size() > 1;
+    options_.suspend_waits = policy::resolve_suspend_waits(options_.suspend_waits, spans_processes,
+                                                           options_.continuations != ContinuationMode::off);
     if (uses_continuations(options_))
       fibers_ = std::make_unique<FiberPool>(options_.workers, options_.fiber_stack_bytes, stride_, options_.max_fibers);
     for (int i = 0; i < options_.workers; ++i) {

@@ -262,6 +262,7 @@ SimResult simulate_fib20(const SimConfig& c) {
 // the default is `any`. `deeper` applies it in one process too.
 TEST(SimJoins, WaitersTakeOnlyDeeperTasksBetweenProcesses) {
   SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
+  across.options.continuations = heist::ContinuationMode::off;  // waits help (auto suspends across processes)
   across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
   const SimResult floored = simulate_fib20(across);
   EXPECT_GT(floored.help_floor_refusals, 0u);
@@ -279,8 +280,10 @@ TEST(SimJoins, WaitersTakeOnlyDeeperTasksBetweenProcesses) {
 // --suspend-waits on: a wait with children outstanding, once its own deque
 // is empty, moves its stack aside and the worker goes on with other work;
 // the stack resumes on a worker of its process after its count drained.
-// Waits help by default. With `on` every task still runs once, waits
-// suspend (in one process and across nodes), and across nodes no frame
+// In one process waits help by default; across processes `auto` suspends
+// them (policy::resolve_suspend_waits) unless fibers are off. Every task
+// still runs once, waits suspend (in one process and across nodes), and
+// across nodes no frame
 // stays buried under a helped task: the longest late resume is far shorter
 // than with helping waits (4 nodes of 2 x 4, fib(20): helping waits resume
 // up to hundreds of microseconds late, a suspended one within tens).
@@ -292,10 +295,10 @@ TEST(SimJoins, SuspendedWaitsResumeOnceDrained) {
 
   SimConfig across = config(4, 2, 4, 1, heist::StealProtocolKind::sws);
   across.machine.latency_us[static_cast<std::size_t>(Hop::network)] = 7.2;
+  const SimResult suspending = simulate_fib20(across);  // auto: waits suspend across processes
+  across.options.continuations = heist::ContinuationMode::off;  // no fibers: waits help
   const SimResult helping = simulate_fib20(across);
   EXPECT_EQ(helping.suspensions, 0u);
-  across.options.suspend_waits = heist::SuspendWaits::on;
-  const SimResult suspending = simulate_fib20(across);
   EXPECT_EQ(suspending.completions_applied, suspending.completions_sent);
   EXPECT_GT(suspending.suspensions, 0u);
   EXPECT_LT(suspending.late_resume_max_s * 4, helping.late_resume_max_s);

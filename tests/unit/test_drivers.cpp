@@ -195,6 +195,15 @@ TEST(HelpFloor, WaitsSuspendUnderContinuationStealingOrWhenAsked) {
   EXPECT_TRUE(wait_suspends(SuspendWaits::on, true));
 }
 
+TEST(HelpFloor, AutoSuspendsWaitsAcrossProcessesWhereFibersMayRun) {
+  using heist::SuspendWaits;
+  using heist::policy::resolve_suspend_waits;
+  EXPECT_EQ(resolve_suspend_waits(SuspendWaits::automatic, false, true), SuspendWaits::automatic);
+  EXPECT_EQ(resolve_suspend_waits(SuspendWaits::automatic, true, true), SuspendWaits::on);
+  EXPECT_EQ(resolve_suspend_waits(SuspendWaits::automatic, true, false), SuspendWaits::automatic);  // --continuations off
+  EXPECT_EQ(resolve_suspend_waits(SuspendWaits::on, false, true), SuspendWaits::on);
+}
+
 TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   Options o;
   o.policy = SpawnPolicy::bounded;
