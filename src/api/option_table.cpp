@@ -129,12 +129,13 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.slaw_interval); },
      [](Options& o, const std::string& v) { o.slaw_interval = parse_int(v, 1, 1 << 20, "--slaw-int"); }, kSimulated},
     {"continuations", "HEIST_CONTINUATIONS", "--continuations",
-     "run tasks on fibers so continuations can be stolen: auto (for work-first, adaptive), on, off",
+     "run tasks on fibers so continuations can be stolen and waits suspend: auto (for work-first, adaptive, "
+     "and suspending waits), on, off (waits help; the simulator models only this effect)",
      [](const Options& o) { return std::string(to_string(o.continuations)); },
      [](Options& o, const std::string& v) {
        o.continuations = parse_choice(v, "--continuations",
                                       {ContinuationMode::automatic, ContinuationMode::on, ContinuationMode::off});
-     }},
+     }, kSimulated},
     {"suspend_waits", "HEIST_SUSPEND_WAITS", "--suspend-waits",
      "whether a wait whose tasks run elsewhere suspends its fiber (the worker goes on with any work) instead of "
      "helping on top of it: auto (under work-first and adaptive; under every policy when the run spans processes, "
