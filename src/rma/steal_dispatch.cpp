@@ -52,13 +52,15 @@ std::uint32_t StealDispatch::release_from(sched::Worker& w, PerWorker& p) {
 }
 
 std::uint32_t StealDispatch::reclaim(sched::Worker& w) {
-  // Unless still reserved for the thief of another rank that asked for them.
+  std::unique_lock<std::mutex> lock(ctx_.owner(), std::try_to_lock);
+  if (!lock.owns_lock()) return 0;
+  // Unless still reserved for the thief of another rank that asked for
+  // them. The offer's state is the lock holder's: read under the lock
+  // (TSan, 2 ranks x 2 workers: another worker's poll released meanwhile).
   if (!policy::PollPlan::may_reclaim(protocol_->offering(), platform::now_ns(),
                                      reserved_until_ns_.load(std::memory_order_relaxed)))
     return 0;
   PerWorker& p = ctx_.of(w);
-  std::unique_lock<std::mutex> lock(ctx_.owner(), std::try_to_lock);
-  if (!lock.owns_lock()) return 0;
   ctx_.flush_pending(p);
   p.buffer.clear();
   const std::uint32_t n = protocol_->acquire(p.buffer, p.comm);
