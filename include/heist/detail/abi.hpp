@@ -30,7 +30,7 @@ using TaskInvoke = void (*)(void* in, void* out);
 struct FinishScope {
   static constexpr std::int64_t kWaiting = std::int64_t{1} << 62;
 
-  int owner = -1;           // execution context id (worker index for a thread's own stack)
+  int owner = -1;           // the owning stack's id (worker index for a thread's own stack); a proxy's: its worker's
   std::int8_t policy = -1;  // spawn policy of tasks whose IEF this is (SpawnPolicy); -1: the run's
   std::uint8_t proxy = 0;   // kNotProxy, or a worker's stand-in for another's scope (sched/proxy_scope.hpp)
   std::int64_t local = 0;   // owner-only
