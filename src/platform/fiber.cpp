@@ -94,7 +94,16 @@ FiberStack::FiberStack(std::size_t usable) {
   }
 }
 
-FiberStack::~FiberStack() { munmap(base_, guard_ + size_); }
+FiberStack::~FiberStack() {
+#ifdef HEIST_FIBER_ASAN
+  // Frames of a fiber that never returned leave poisoned redzones, and ASan
+  // keeps the shadow of unmapped memory: whatever is mapped here next (an
+  // MPI window, in the next Runtime of the same process) would be reported
+  // as a stack underflow. Clean the shadow before the memory goes.
+  __asan_unpoison_memory_region(base_ + guard_, size_);
+#endif
+  munmap(base_, guard_ + size_);
+}
 
 void adopt_native(Context& ctx) noexcept {
   pthread_attr_t attr;
