@@ -165,6 +165,7 @@ class Engine {
     policy::SpawnDriver spawn_driver;
     std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
     bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
+    int asked = -1;            // success-only: the rank its last request went to (PerWorker::asked)
     bool remote_asked = false; // another rank asked: poll right after the next queued spawn
     int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
     int help_depth = 0;        // frames waiting under a help loop (Worker::help_depth_ less the outer loop)

@@ -69,6 +69,7 @@ void Engine<W>::request_across(Worker& w, double t) {
   // Post the request: its count (flushed), then the doorbell, whose
   // flush is lazy; the victim learns of the request when the doorbell lands.
   proc.requested.push_back(*victim);
+  w.asked = *victim;
   const double to_victim = latency_to_rank(w.id, *victim);
   post(w.clock + 1.5 * to_victim, *victim, w.rank, -1);
   w.clock += to_victim;

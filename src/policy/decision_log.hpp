@@ -66,6 +66,7 @@ struct ResultRecord {
 // SearchDriver::failed
 struct FailureRecord {
   bool remote_ok;
+  bool answer_awaited;
   bool poll;
 };
 

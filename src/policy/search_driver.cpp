@@ -69,13 +69,13 @@ void SearchDriver::on_result(const SearchStep& step, std::uint32_t taken) {
   if (log_ != nullptr) log_->entries.emplace_back(ResultRecord{step, taken});
 }
 
-bool SearchDriver::failed(bool remote_ok) {
+bool SearchDriver::failed(bool remote_ok, bool answer_awaited) {
   bool poll = false;
-  if (remote_ok && ++failures_ >= poll_round_) {
+  if (remote_ok && (answer_awaited || ++failures_ >= poll_round_)) {
     failures_ = 0;
     poll = true;
   }
-  if (log_ != nullptr) log_->entries.emplace_back(FailureRecord{remote_ok, poll});
+  if (log_ != nullptr) log_->entries.emplace_back(FailureRecord{remote_ok, answer_awaited, poll});
   return poll;
 }
 

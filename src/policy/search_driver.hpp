@@ -15,9 +15,11 @@
 //   After a steal that took tasks, the next step is that victim again,
 //   once (its deque held the siblings of what was taken); then the victim
 //   policy's own steps go on.
-//   An iteration that took nothing: driver.failed(remote_ok) says whether a
-//   poll round is due (after max(1, workers - 1) of them between processes:
-//   apply deliveries, take back the unclaimed offer); then, if
+//   An iteration that took nothing: driver.failed(remote_ok, awaited) says
+//   whether a poll round is due (after max(1, workers - 1) of them between
+//   processes, or at once while an answer to this thief's own success-only
+//   request is awaited: apply deliveries, take back the unclaimed offer);
+//   then, if
 //   driver.backs_off(), back off by platform::backoff_step(round,
 //   driver.backoff_limits(...)), else pause once (one pause instruction)
 //   and try the next victim.
@@ -70,7 +72,15 @@ class SearchDriver {
   // A steal step ended with `taken` tasks (0: failed).
   void on_result(const SearchStep& step, std::uint32_t taken);
   // An iteration took nothing: true when a poll round is due now.
-  bool failed(bool remote_ok);
+  // answer_awaited: this thief's last success-only request is still open
+  // (its answer lands in the process's mailbox, and only a poll takes it).
+  // Then every failed iteration polls: polled every max(1, workers - 1)
+  // failures, an answer on a node of 8 workers waited out up to 7 in-node
+  // attempts of 2-3.8 us (simulated fib(30) on HotSLAW's 32 x 2 x 4 cores,
+  // success-only, seeds 1-5: 1.807 -> 1.295 ms; docs/results "Success-only
+  // thieves poll for their answers"). The other searchers of the process
+  // keep their rounds: all of them polling cost UTS T3L 5-9 %.
+  bool failed(bool remote_ok, bool answer_awaited = false);
   // An iteration took nothing: true when the back-off advances now — one
   // sweep of the victims (VictimPolicy::sweep) failed since the last
   // success or advance. Advanced after every failed attempt, the back-off

@@ -50,6 +50,7 @@ struct alignas(64) PerWorker {
   std::vector<std::byte> buffer;     // slots moving in or out
   std::vector<std::uint64_t> words;  // one word per rank: a copy of the board, or of the requests
   std::vector<int> pending_targets;  // non-blocking calls there await their flush (a lazy flush)
+  int asked = -1;  // success-only: the rank this worker's last request went to (its own thread only)
   std::atomic<std::uint32_t> load{0};  // relaxed: see the top comment
 };
 

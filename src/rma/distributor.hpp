@@ -72,6 +72,7 @@ class Distributor final : public sched::RemoteWork {
   std::uint32_t reclaim(sched::Worker& w) override;
   sched::StealOutcome steal(sched::Worker& w, int victim, policy::Level level) override;
   bool request(sched::Worker& w, policy::SearchDriver& search) override;
+  bool awaits_answer(sched::Worker& w) override { return balance_.awaits_answer(w); }
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error) override;
   void send_report(sched::Worker& w, task::GlobalRef origin, std::uint32_t count, std::string_view error) override;

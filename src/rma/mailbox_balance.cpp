@@ -83,6 +83,7 @@ bool MailboxBalance::request(sched::Worker& w, policy::SearchDriver& search) {
       open_count_.fetch_add(1, std::memory_order_relaxed);
     }
     ++w.stats_ref().remote_steal_attempts;
+    p.asked = *victim;
     posted = true;
   }
   if (sequential) ctx_.remote_token().give_back();

@@ -69,6 +69,13 @@ class MailboxBalance {
   // Success-only: queue a request at a rank of another node that advertises
   // work; false if none was posted.
   bool request(sched::Worker& w, policy::SearchDriver& search);
+  // The rank w's last request went to has a request of this process open
+  // (requested_, relaxed: a stale true costs one early poll, a stale false
+  // the poll round's wait for an answer that already came).
+  bool awaits_answer(sched::Worker& w) noexcept {
+    const int asked = ctx_.of(w).asked;
+    return asked >= 0 && requested_[static_cast<std::size_t>(asked)].load(std::memory_order_relaxed);
+  }
 
  private:
   std::uint32_t process_load() const noexcept;

@@ -320,7 +320,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
   }
   // ... and after a round of failed attempts, completions and deliveries
   // from other processes, and what was released but nobody took.
-  if (w.remote_ != nullptr && w.dispatch_.search_->failed(w.remote_->region_active())) {
+  if (w.remote_ != nullptr && w.dispatch_.search_->failed(w.remote_->region_active(), w.remote_->awaits_answer(w))) {
     w.remote_->poll(w);
     if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
     const std::int64_t reclaim_start = platform::now_ns();

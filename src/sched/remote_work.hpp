@@ -48,6 +48,9 @@ class RemoteWork {
   // (search.next_rank). That rank answers it with tasks, which poll()
   // delivers later; a request is never declined. true: one was queued.
   virtual bool request(Worker& w, policy::SearchDriver& search) = 0;
+  // The last request `w` queued is still open: its answer has not been taken
+  // by a poll yet (SearchDriver::failed polls at once then). Relaxed read.
+  virtual bool awaits_answer(Worker& w) = 0;
 
   // A task of another rank finished here (its escaping descendants too):
   // deliver its output and completion to the rank that owns its finish.

@@ -95,7 +95,7 @@ void Dispatcher::help_until(Done&& done, std::int64_t floor) {
     // every run; the soak with depths 1-4: 3 runs in 120, push and
     // success-only). Its requests and steals stay off, so no steal chain
     // grows its stack.
-    if (w.remote_ != nullptr && (!within_depth || search_->failed(w.remote_->region_active()))) {
+    if (w.remote_ != nullptr && (!within_depth || search_->failed(w.remote_->region_active(), w.remote_->awaits_answer(w)))) {
       w.remote_->poll(w);
       if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
       const std::int64_t reclaim_start = platform::now_ns();

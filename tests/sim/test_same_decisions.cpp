@@ -114,7 +114,7 @@ Replayed replay(const DecisionLog& log, SpawnDriver& spawn, SearchDriver& search
       search.on_result(r->step, r->taken);
       ++n.results;
     } else if (const auto* r = std::get_if<FailureRecord>(&d)) {
-      EXPECT_EQ(search.failed(r->remote_ok), r->poll) << at;
+      EXPECT_EQ(search.failed(r->remote_ok, r->answer_awaited), r->poll) << at;
       ++n.failures;
     } else if (const auto* r = std::get_if<BackoffRecord>(&d)) {
       EXPECT_EQ(search.backs_off(), r->backs_off) << at;

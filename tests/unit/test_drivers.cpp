@@ -109,6 +109,19 @@ TEST(SearchDriver, PollRoundAfterWorkersMinusOneFailuresBetweenProcesses) {
   }
 }
 
+TEST(SearchDriver, PollsAfterEveryFailureWhileItsAnswerIsAwaited) {
+  const Topology t = machine16();
+  SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});
+  EXPECT_FALSE(d.failed(true));
+  EXPECT_TRUE(d.failed(true, true));  // its request is open: poll now, not after 3
+  EXPECT_TRUE(d.failed(true, true));
+  EXPECT_FALSE(d.failed(false, true));  // no region across processes: nothing to poll
+  // The answer came: the round starts over (a poll just took place).
+  EXPECT_FALSE(d.failed(true));
+  EXPECT_FALSE(d.failed(true));
+  EXPECT_TRUE(d.failed(true));
+}
+
 TEST(SearchDriver, BacksOffOncePerFailedSweepOfTheVictims) {
   const Topology t = machine16();
   SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});  // HVS: a walk of 2 + 4 + 8 + 16 attempts
