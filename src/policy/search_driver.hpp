@@ -77,7 +77,7 @@ class SearchDriver {
   // Then every failed iteration polls: polled every max(1, workers - 1)
   // failures, an answer on a node of 8 workers waited out up to 7 in-node
   // attempts of 2-3.8 us (simulated fib(30) on HotSLAW's 32 x 2 x 4 cores,
-  // success-only, seeds 1-5: 1.807 -> 1.295 ms; docs/results "Success-only
+  // success-only, seeds 1-9: 1.787 -> 1.210 ms; docs/results "Success-only
   // thieves poll for their answers"). The other searchers of the process
   // keep their rounds: all of them polling cost UTS T3L 5-9 %.
   bool failed(bool remote_ok, bool answer_awaited = false);
