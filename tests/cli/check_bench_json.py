@@ -4,7 +4,7 @@ contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
-                      [--expect-every-rank-works 1] [--expect-warmup S] [--expect-stat NAME=N] -- CMD...
+                      [--expect-work-leaves-rank0 1] [--expect-warmup S] [--expect-stat NAME=N] -- CMD...
 """
 import sys
 
@@ -81,11 +81,15 @@ def main():
             name, value = expect["--expect-stat"].split("=")
             if stats.get(name) != int(value):
                 fail(f"stats.{name} {stats.get(name)} != {value}")
-        if "--expect-every-rank-works" in expect:
+        if "--expect-work-leaves-rank0" in expect:
+            # Every task starts on rank 0 (the root's): each other rank must
+            # have run some. Rank 0 itself may run none: on a loaded machine
+            # its process can lose the core while rank 1 steals it all (ASan,
+            # ctest -j4: {0: 0, 1: 3193}), which still tests the spreading.
             ran = {}
             for w in stats["workers"]:
                 ran[w["rank"]] = ran.get(w["rank"], 0) + w["tasks_executed"]
-            idle = [r for r in range(report["ranks"]) if ran.get(r, 0) == 0]
+            idle = [r for r in range(1, report["ranks"]) if ran.get(r, 0) == 0]
             if idle:
                 fail(f"ranks {idle} executed no task: work did not spread ({ran})")
 
