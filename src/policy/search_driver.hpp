@@ -80,7 +80,7 @@ class SearchDriver {
   // success-only, seeds 1-9: 1.787 -> 1.210 ms; docs/results "Success-only
   // thieves poll for their answers"). The other searchers of the process
   // keep their rounds: all of them polling cost UTS T3L 5-9 %.
-  bool failed(bool remote_ok, bool answer_awaited = false);
+  bool failed(bool remote_ok, bool answer_awaited);
   // An iteration took nothing: true when the back-off advances now — one
   // sweep of the victims (VictimPolicy::sweep) failed since the last
   // success or advance. Advanced after every failed attempt, the back-off

@@ -102,24 +102,24 @@ TEST(SearchDriver, PollRoundAfterWorkersMinusOneFailuresBetweenProcesses) {
   const Topology t = machine16();
   SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});
   for (int round = 0; round < 3; ++round) {
-    EXPECT_FALSE(d.failed(true));
-    EXPECT_FALSE(d.failed(false));  // not counted: no other process to poll
-    EXPECT_FALSE(d.failed(true));
-    EXPECT_TRUE(d.failed(true));
+    EXPECT_FALSE(d.failed(true, false));
+    EXPECT_FALSE(d.failed(false, false));  // not counted: no other process to poll
+    EXPECT_FALSE(d.failed(true, false));
+    EXPECT_TRUE(d.failed(true, false));
   }
 }
 
 TEST(SearchDriver, PollsAfterEveryFailureWhileItsAnswerIsAwaited) {
   const Topology t = machine16();
   SearchDriver d(Options{}, t, SearchSetup{0, 0, 4});
-  EXPECT_FALSE(d.failed(true));
+  EXPECT_FALSE(d.failed(true, false));
   EXPECT_TRUE(d.failed(true, true));  // its request is open: poll now, not after 3
   EXPECT_TRUE(d.failed(true, true));
   EXPECT_FALSE(d.failed(false, true));  // no region across processes: nothing to poll
   // The answer came: the round starts over (a poll just took place).
-  EXPECT_FALSE(d.failed(true));
-  EXPECT_FALSE(d.failed(true));
-  EXPECT_TRUE(d.failed(true));
+  EXPECT_FALSE(d.failed(true, false));
+  EXPECT_FALSE(d.failed(true, false));
+  EXPECT_TRUE(d.failed(true, false));
 }
 
 TEST(SearchDriver, BacksOffOncePerFailedSweepOfTheVictims) {
