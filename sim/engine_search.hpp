@@ -222,8 +222,12 @@ void Engine<W>::release_token(Worker& w) {
 template <class W>
 void Engine<W>::attempt_failed(Worker& w, double t) {
   // MailboxBalance::awaits_answer: the rank w last asked still has this process's request open.
-  const std::vector<int>& open = procs_[static_cast<std::size_t>(w.rank)].requested;
-  const bool awaited = w.asked >= 0 && std::find(open.begin(), open.end(), w.asked) != open.end();
+  // One process has no Process records (procs_ is empty) and asks no one.
+  bool awaited = false;
+  if (w.asked >= 0) {
+    const std::vector<int>& open = procs_[static_cast<std::size_t>(w.rank)].requested;
+    awaited = std::find(open.begin(), open.end(), w.asked) != open.end();
+  }
   if (w.search.failed(multi_rank_, awaited)) {
     schedule(w, Step::poll_round, t);
     return;
