@@ -271,10 +271,11 @@ class Engine {
   void seal_foreign_proxies(Worker& w);
   void send_proxy(int proxy, double t, Worker* sender);
   void count_down(int scope, double t, std::int64_t n = 1);  // at time t
-  void drain_inbox(Process& proc, OwnerOps& ops, double t);
+  void drain_inbox(Process& proc, OwnerOps& ops, double t, bool posted_read);
   bool wait_over(const Worker& w) const;
   // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);
+  void poll_owner_part(Worker& w, Process& proc);
   void want_work(Worker& w);
   std::uint32_t release_from(Worker& w, Process& proc, OwnerOps& ops);
   std::optional<std::uint32_t> reclaim(Worker& w);

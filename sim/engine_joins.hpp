@@ -18,7 +18,8 @@
 //    of the entry into its own lane there, flushed; the ticket is local),
 //    its seq word and counts land half a round trip later, and it counts
 //    only when a worker of the origin polls (every poll reads the inbox's
-//    posted count: one operation on its own window; with something posted,
+//    posted count: one operation on its own window, none of its own under
+//    SWS, whose read of stealval brings it; with something posted,
 //    one more for the lanes' counts, and per lane with entries one for its
 //    seq words, one per entry and one to publish what it consumed).
 // Not modelled: proxy scopes inside a process (a thread thief counts a
@@ -197,10 +198,11 @@ void Engine<W>::send_proxy(int proxy, double t, Worker* sender) {
   free_scopes_.push_back(proxy);
 }
 
-// CompletionInbox::drain at a poll, at time t.
+// CompletionInbox::drain at a poll, at time t; posted_read: the poll read
+// the posted count already.
 template <class W>
-void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t) {
-  ++ops.blocking;  // the posted count
+void Engine<W>::drain_inbox(Process& proc, OwnerOps& ops, double t, bool posted_read) {
+  if (!posted_read) ++ops.blocking;  // the posted count
   if (proc.inbox.empty()) return;
   std::vector<int>& lanes = inbox_lanes_;  // the senders with entries here
   lanes.clear();

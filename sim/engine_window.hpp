@@ -2,8 +2,8 @@
 // effects and costs of a poll whose decisions are policy::PollPlan's
 // (src/policy/poll_plan.hpp lists them in order) — the mailbox drained and
 // requests answered (success-only), the load published, pushes (push), the
-// public queue refilled when it ran dry — and the take-back of an unclaimed
-// offer. Included by sim/engine.hpp.
+// public queue refilled when it ran dry, then the completion inbox — and the
+// take-back of an unclaimed offer. Included by sim/engine.hpp.
 #pragma once
 
 namespace heist::sim {
@@ -13,10 +13,20 @@ void Engine<W>::poll(Worker& w) {
   w.poll_countdown = cfg_.options.poll_interval;
   w.last_poll = w.clock;
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
-  OwnerOps inbox_ops;  // every poll reads its completion inbox first (Distributor::poll)
-  drain_inbox(proc, inbox_ops, w.clock);
-  charge(w, inbox_ops);
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
+  poll_owner_part(w, proc);
+  // Then the completion inbox (Distributor::poll). The SWS owner's read of
+  // its words brought the inbox's posted count: no read of its own.
+  OwnerOps inbox_ops;
+  const bool posted_read = plan_.watches_public_queue() && proc.window.kind() == StealProtocolKind::sws;
+  drain_inbox(proc, inbox_ops, w.clock, posted_read);
+  charge(w, inbox_ops);
+}
+
+// The part of a poll under the runtime's owner lock: the mailbox's, then the
+// public queue's.
+template <class W>
+void Engine<W>::poll_owner_part(Worker& w, Process& proc) {
   if (plan_.locality().success_only && !proc.requested.empty()) {
     // MailboxBalance::take_answers: the answer words of the open requests,
     // read as AnswerSlots::read_words does (the span at once, or one each).

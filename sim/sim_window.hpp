@@ -47,7 +47,7 @@ class SimWindow {
         sws_->progress(completed[0], completed[1]);
         sync_ring();
       }
-      ++ops.blocking;
+      ++ops.blocking;  // stealval, with the poll's other words (the inbox's count: WindowLayout::kPollWords)
       sws_->observe(stealval);
       asked_ = rma::sws::asked(stealval);
       return sws_->refillable();

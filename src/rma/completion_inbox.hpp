@@ -12,7 +12,8 @@
 //   accumulate(seq[r][t], REPLACE, t + 1)           -- these three flushed lazily by the caller
 //   accumulate(lane_posted[r], SUM, 1); accumulate(posted, SUM, 1)
 // Owner (one thread at a time, under the inbox lock):
-//   fetch NO_OP posted; if it equals the entries applied so far, stop; else
+//   fetch NO_OP posted (or take the count the poll read with the public
+//   queue's words); if it is no more than the entries applied so far, stop; else
 //   fetch NO_OP every lane_posted word, and for each lane r with more posted
 //   than applied, from its next ticket c: fetch NO_OP up to 16 seq words;
 //   while seq[r][c] == c + 1: get entry + flush, apply it (output into the
@@ -43,6 +44,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -73,8 +75,11 @@ class CompletionInbox {
   // or otherwise wait: while it runs, every other drain of this inbox
   // returns 0, so a wait inside it for another completion never ends (a
   // released dependent once ran here: Executor::finish_foreign).
+  // `posted`: inbox_posted as the caller read it just before (with the
+  // public queue's words), else it is read here. Like every read of it, a
+  // hint of where to look: a stale one only leaves entries to the next drain.
   template <class Apply>
-  std::size_t drain(CommCounters& c, Apply&& apply);
+  std::size_t drain(CommCounters& c, Apply&& apply, std::optional<std::uint64_t> posted = std::nullopt);
 
  private:
   // Throws DistError unless check_inbox_entry accepts the entry.
@@ -110,10 +115,12 @@ void CompletionInbox::send(int target, const InboxEntryHeader& header, const voi
 }
 
 template <class Apply>
-std::size_t CompletionInbox::drain(CommCounters& c, Apply&& apply) {
+std::size_t CompletionInbox::drain(CommCounters& c, Apply&& apply, std::optional<std::uint64_t> posted) {
   std::unique_lock<std::mutex> lock(drain_mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return 0;
-  if (win_.read_sync(rank_, WindowLayout::kInboxPosted, c) == applied_) return 0;
+  // <=: a count read before another worker's drain may be below applied_.
+  if (!posted) posted = win_.read_sync(rank_, WindowLayout::kInboxPosted, c);
+  if (*posted <= applied_) return 0;
   win_.read_words_sync(rank_, layout_.inbox_lane_posted(0), posted_.data(), lanes_, c);
   std::size_t applied = 0;
   for (int lane = 0; lane < lanes_; ++lane)

@@ -134,12 +134,14 @@ void DistContext::flush_pending(PerWorker& p) {
   p.pending_targets.clear();
 }
 
-void DistContext::drain_inbox(sched::Worker& w, PerWorker& p) {
-  const std::size_t applied =
-      inbox_.drain(p.comm, [&](const InboxEntryHeader& h, const std::byte* out, std::string_view error) {
+void DistContext::drain_inbox(sched::Worker& w, PerWorker& p, std::optional<std::uint64_t> posted) {
+  const std::size_t applied = inbox_.drain(
+      p.comm,
+      [&](const InboxEntryHeader& h, const std::byte* out, std::string_view error) {
         w.finish_foreign(GlobalRef::from_bits(h.completion), GlobalRef::from_bits(h.sync),
                          GlobalRef::from_bits(h.out), out, h.out_size, error, h.count);
-      });
+      },
+      posted);
   w.stats_ref().completions_applied += applied;
 }
 

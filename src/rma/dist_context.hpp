@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -99,7 +100,8 @@ class DistContext {
   // A non-blocking call to target waits for flush_pending.
   static void defer_flush(PerWorker& p, int target) { p.pending_targets.push_back(target); }
   // Applies the completions other ranks sent of this process's tasks.
-  void drain_inbox(sched::Worker& w, PerWorker& p);
+  // posted: the inbox's posted count if this poll read it already (StealProtocol::dry).
+  void drain_inbox(sched::Worker& w, PerWorker& p, std::optional<std::uint64_t> posted = std::nullopt);
   void send_completion(sched::Worker& w, const task::TaskHeader& task, const void* out, std::size_t out_size,
                        std::string_view error);
   // `count` escaping tasks of `origin`'s scope finished here (a foreign proxy's report).

@@ -1,6 +1,7 @@
 #include "rma/distributor.hpp"
 
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "rma/machine_map.hpp"
@@ -73,12 +74,16 @@ void Distributor::poll(sched::Worker& w) {
   or_abort(ctx_.comm(), ctx_.rank(), [&] {
     PerWorker& p = ctx_.of(w);
     ctx_.flush_pending(p);
-    ctx_.drain_inbox(w, p);
     p.load.store(policy::worker_load(w.queued(), !w.searching()), std::memory_order_relaxed);
-    std::unique_lock<std::mutex> lock(ctx_.owner(), std::try_to_lock);
-    if (!lock.owns_lock()) return;
-    balance_.on_poll(w, p);
-    steals_.on_poll(w, p);
+    std::optional<std::uint64_t> inbox_posted;  // read with the public queue's words (SWS)
+    {
+      std::unique_lock<std::mutex> lock(ctx_.owner(), std::try_to_lock);
+      if (lock.owns_lock()) {
+        balance_.on_poll(w, p);
+        steals_.on_poll(w, p, inbox_posted);
+      }
+    }
+    ctx_.drain_inbox(w, p, inbox_posted);
   });
 }
 

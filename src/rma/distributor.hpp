@@ -15,9 +15,11 @@
 // Every decision a poll takes is policy::PollPlan's (policy/poll_plan.hpp),
 // set up once by policy::plan_locality; the simulator calls the same code.
 //
-// A poll (any worker, between tasks): flush this worker's lazy flush, apply
-// the completions in the inbox, record the worker's load; then, if the
-// owner lock is free, the mailbox's part and the public queue's part.
+// A poll (any worker, between tasks): flush this worker's lazy flush,
+// record the worker's load; if the owner lock is free, the mailbox's part
+// and the public queue's part; then apply the completions in the inbox
+// (under SWS the public queue's read brought the inbox's posted count, so
+// an idle poll makes one MPI call).
 //
 // Errors: inside a region, anything that goes wrong in this layer (an MPI
 // call fails, data from another rank fails received_checks.hpp, a protocol

@@ -19,7 +19,7 @@ SdcQueue::SdcQueue(RmaWindow& window, const WindowLayout& layout, int rank, Chun
       owner_(layout.ring_slots),
       shadow_(layout.ring_slots * layout.stride) {}
 
-bool SdcQueue::dry(CommCounters& c) {
+bool SdcQueue::dry(CommCounters& c, std::optional<std::uint64_t>&) {
   // itail first, then tail (sdc_queue_state.hpp: that order proves the copies done).
   const std::uint64_t itail = win_.read_sync(rank_, WindowLayout::kSdcItail, c);
   tail_seen_ = win_.read_sync(rank_, WindowLayout::kSdcTail, c);

@@ -27,7 +27,7 @@ class SdcQueue final : public StealProtocol {
   // A thief takes chunk.take(public tasks, level) under the victim's lock.
   SdcQueue(RmaWindow& window, const WindowLayout& layout, int rank, ChunkSpec chunk);
 
-  bool dry(CommCounters& c) override;
+  bool dry(CommCounters& c, std::optional<std::uint64_t>& inbox_posted) override;
   bool asked() const noexcept override { return asked_; }
   std::uint32_t room() const noexcept override { return owner_.room(); }
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;

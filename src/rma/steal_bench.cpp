@@ -9,6 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "rma/rma_window.hpp"
@@ -67,7 +68,8 @@ void run_owner(RmaWindow& window, StealProtocol& queue, std::size_t stride, bool
   std::uint64_t offers = 0;
   for (;;) {
     const bool taken = window.read_sync(kVictim, kTaken, c) == offers;
-    if ((taken || busy) && queue.dry(c) && queue.room() >= 1) {
+    std::optional<std::uint64_t> inbox_posted;  // unused: the bench has no inbox
+    if ((taken || busy) && queue.dry(c, inbox_posted) && queue.room() >= 1) {
       stamp(slot.data(), stride, offers);
       returned.clear();
       queue.release(slot.data(), 1, returned, c);

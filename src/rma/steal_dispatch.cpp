@@ -27,8 +27,8 @@ StealDispatch::StealDispatch(DistContext& ctx, const policy::PollPlan& plan)
                               ctx.sched().size())),
       reacquire_delay_ns_(std::int64_t{ctx.sched().options().reacquire_delay_us} * 1000) {}
 
-void StealDispatch::on_poll(sched::Worker& w, PerWorker& p) {
-  if (!plan_.watches_public_queue() || !protocol_->dry(p.comm)) return;
+void StealDispatch::on_poll(sched::Worker& w, PerWorker& p, std::optional<std::uint64_t>& inbox_posted) {
+  if (!plan_.watches_public_queue() || !protocol_->dry(p.comm, inbox_posted)) return;
   const bool asked = protocol_->asked();
   const policy::DryStep dry = policy::PollPlan::on_dry(asked, w.queued());
   if (dry.want_work) w.want_work();  // the next spawn may queue work; the next poll releases it

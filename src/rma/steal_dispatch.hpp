@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "policy/poll_plan.hpp"
 #include "rma/dist_context.hpp"
@@ -38,7 +39,8 @@ class StealDispatch {
   StealDispatch(DistContext& ctx, const policy::PollPlan& plan);
 
   // Owner lock held: the public queue's part of w's poll.
-  void on_poll(sched::Worker& w, PerWorker& p);
+  // inbox_posted: the inbox's posted count, where the protocol read it on the way (StealProtocol::dry).
+  void on_poll(sched::Worker& w, PerWorker& p, std::optional<std::uint64_t>& inbox_posted);
   // Tasks this process offered and nobody took, back on w's deque.
   std::uint32_t reclaim(sched::Worker& w);
   // One steal from `victim`'s public queue, met at `level`.

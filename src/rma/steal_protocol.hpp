@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "rma/rma_window.hpp"
@@ -25,7 +26,10 @@ class StealProtocol {
 
   // ---- owner (under the owner lock) ----
   // Retire finished steals, then: is nothing left for thieves to take?
-  virtual bool dry(CommCounters& c) = 0;
+  // A protocol that reads its words together with the inbox's posted count
+  // (WindowLayout::kPollWords) stores that count in `inbox_posted`; the
+  // caller's drain then uses it instead of reading the word again.
+  virtual bool dry(CommCounters& c, std::optional<std::uint64_t>& inbox_posted) = 0;
   // Did a thief find this queue empty since the owner last looked (a hint to queue work)?
   virtual bool asked() const noexcept = 0;
   // Tasks the queue can take now (ring room, offer limits).

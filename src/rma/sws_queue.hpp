@@ -26,7 +26,7 @@ class SwsQueue final : public StealProtocol {
  public:
   SwsQueue(RmaWindow& window, const WindowLayout& layout, int rank, int ranks, int thieves, std::uint32_t threshold);
 
-  bool dry(CommCounters& c) override;
+  bool dry(CommCounters& c, std::optional<std::uint64_t>& inbox_posted) override;
   bool asked() const noexcept override { return asked_; }
   std::uint32_t room() const noexcept override { return owner_.room(); }
   void release(const std::byte* slots, std::uint32_t n, std::vector<std::byte>& returned, CommCounters& c) override;

@@ -44,6 +44,10 @@ struct WindowLayout {
   static constexpr MPI_Aint kSdcSplit = 40;  // right after tail: one NO_OP fetch reads both
   static constexpr MPI_Aint kSdcItail = 48;
   static constexpr MPI_Aint kInboxPosted = 56;
+  // The words a poll looks at, stealval to inbox_posted: SwsQueue::dry
+  // reads them with one NO_OP fetch (atomic per word) and hands the inbox's
+  // count to the poll's drain, which then skips its own read.
+  static constexpr int kPollWords = static_cast<int>(kInboxPosted / 8) + 1;
   static constexpr MPI_Aint kRegionsDone = 72;
   static constexpr MPI_Aint kHeaderBytes = 128;
 

@@ -66,3 +66,13 @@ TEST(WindowLayout, EveryWordAndEntryHasItsOwnBytes) {
 }
 
 }  // namespace
+
+// SwsQueue::dry reads stealval and the words after it with one NO_OP fetch
+// and hands the last of them to the poll's drain as the inbox's posted count.
+TEST(WindowLayout, PollWordsRunFromStealvalToTheInboxCount) {
+  EXPECT_EQ(WindowLayout::kStealval, 0);
+  EXPECT_EQ(MPI_Aint{8} * WindowLayout::kPollWords, WindowLayout::kInboxPosted + 8);
+  EXPECT_LT(WindowLayout::kSwsCompleted, WindowLayout::kInboxPosted);
+  EXPECT_LE(MPI_Aint{8} * WindowLayout::kPollWords, WindowLayout::kRegionsDone);  // rank 0's vote is not read
+  EXPECT_LE(MPI_Aint{8} * WindowLayout::kPollWords, WindowLayout::kHeaderBytes);
+}
