@@ -7,9 +7,9 @@
 #include <exception>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
-#include <optional>
 #include <vector>
 
 #include "rma/rma_window.hpp"
