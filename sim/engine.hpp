@@ -275,7 +275,7 @@ class Engine {
   bool wait_over(const Worker& w) const;
   // ---- owner side of the process (engine_window.hpp) ----
   void poll(Worker& w);
-  void poll_owner_part(Worker& w, Process& proc);
+  bool poll_owner_part(Worker& w, Process& proc);
   void want_work(Worker& w);
   std::uint32_t release_from(Worker& w, Process& proc, OwnerOps& ops);
   std::optional<std::uint32_t> reclaim(Worker& w);

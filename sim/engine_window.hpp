@@ -14,19 +14,18 @@ void Engine<W>::poll(Worker& w) {
   w.last_poll = w.clock;
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
   w.load = policy::worker_load(w.deque.size(), w.step == Step::busy);  // before the mailbox, as the runtime
-  poll_owner_part(w, proc);
-  // Then the completion inbox (Distributor::poll). The SWS owner's read of
-  // its words brought the inbox's posted count: no read of its own.
+  // Then the completion inbox (Distributor::poll), without a read of the
+  // posted count where the public queue's read brought it.
+  const bool posted_read = poll_owner_part(w, proc);
   OwnerOps inbox_ops;
-  const bool posted_read = plan_.watches_public_queue() && proc.window.kind() == StealProtocolKind::sws;
   drain_inbox(proc, inbox_ops, w.clock, posted_read);
   charge(w, inbox_ops);
 }
 
 // The part of a poll under the runtime's owner lock: the mailbox's, then the
-// public queue's.
+// public queue's. Returns whether it read the inbox's posted count.
 template <class W>
-void Engine<W>::poll_owner_part(Worker& w, Process& proc) {
+bool Engine<W>::poll_owner_part(Worker& w, Process& proc) {
   if (plan_.locality().success_only && !proc.requested.empty()) {
     // MailboxBalance::take_answers: the answer words of the open requests,
     // read as AnswerSlots::read_words does (the span at once, or one each).
@@ -49,9 +48,10 @@ void Engine<W>::poll_owner_part(Worker& w, Process& proc) {
     if (plan_.publish_at_poll(load, proc.published)) publish_load(w, proc, load);
   }
   if (plan_.locality().push) push_step(w, proc);
-  if (!plan_.watches_public_queue()) return;
+  if (!plan_.watches_public_queue()) return false;
   OwnerOps ops;
-  if (proc.window.dry(ops)) {
+  bool posted_read = false;
+  if (proc.window.dry(ops, posted_read)) {
     const bool asked = proc.window.asked();
     const policy::DryStep dry = policy::PollPlan::on_dry(asked, w.deque.size());
     if (dry.want_work) want_work(w);
@@ -62,6 +62,7 @@ void Engine<W>::poll_owner_part(Worker& w, Process& proc) {
     }
   }
   charge(w, ops);
+  return posted_read;
 }
 
 // A thief of another rank waits: queue the next spawn, and poll right after it.

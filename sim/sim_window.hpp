@@ -40,7 +40,9 @@ class SimWindow {
 
   // ---- owner side ----
   // Is the public queue empty or exhausted, so that a release may refill it?
-  bool dry(OwnerOps& ops) {
+  // inbox_posted_read: set where the read brought the completion inbox's
+  // posted count too (SWS, as SwsQueue::dry).
+  bool dry(OwnerOps& ops, bool& inbox_posted_read) {
     if (sws_) {
       if (sws_->awaiting()) {
         ++ops.blocking;
@@ -48,6 +50,7 @@ class SimWindow {
         sync_ring();
       }
       ++ops.blocking;  // stealval, with the poll's other words (the inbox's count: WindowLayout::kPollWords)
+      inbox_posted_read = true;
       sws_->observe(stealval);
       asked_ = rma::sws::asked(stealval);
       return sws_->refillable();
