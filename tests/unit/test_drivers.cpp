@@ -229,7 +229,7 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   double now = 1e6;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 0);  // long since the last grant: 1 halved to 0
   std::int64_t last = 0;
-  for (int i = 0; i < 8; ++i) {  // grants close together: 0 to 1, then doubled up to the policy's credits
+  for (int i = 0; i < 8; ++i) {  // grants close together: 0 to 1, then doubled up to a paced bounded's 64
     now += 10;
     const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
     ASSERT_EQ(step.action, SpawnAction::run_inline);
@@ -239,7 +239,11 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   EXPECT_EQ(last, 64);
   now += 1e6;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 32);  // far apart: halved
-  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 64);  // not paced: the policy's
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 1024);  // not paced: the policy's
+  for (int i = 0; i < 12; ++i) now += 10, last = d.decide(SpawnPolicy::bounded, f, true, now).credits;
+  EXPECT_EQ(last, 64);  // paced again: never past 64, where bounded's looks are its polls
+  f.inline_budget = 100;
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 100);  // never past the stack's room
   EXPECT_TRUE(d.poll_due(100'000));
   EXPECT_FALSE(d.poll_due(99'999));
 }
