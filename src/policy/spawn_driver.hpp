@@ -103,10 +103,12 @@ class SpawnDriver {
 
  private:
   // Paced runs: bounded's looks at its queue are also where it polls, so it
-  // looks every 64 inline spawns at most, as it did in one process before
-  // SpawnDecider's 1,024 (simulated nqueens(14, 6) on 32 nodes of 2 x 4, 5
-  // seeds: 3-8 % slower at 1,024; UTS T3L 1.4 %, T1L and T2L level).
-  static constexpr std::int64_t kPolledBoundedCredits = 64;
+  // looks every 256 inline spawns at most. Simulated on 32 nodes of 2 x 4
+  // against the 64 of before: fib(30) 6 % faster (6 seeds), nqueens(14, 6)
+  // 1 % slower (5 seeds), UTS T3L level; at 1,024 nqueens was 5 % slower.
+  // Real fib(35) on 2 ranks x 1: 0.85 x the time at 64 (docs/results/
+  // README.md, "Bounded looks at its queue less often").
+  static constexpr std::int64_t kPolledBoundedCredits = 256;
   std::int64_t paced(std::int64_t wanted, double now_ns) noexcept;
   void record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step);  // by value: the copies are made on the cold path only
 

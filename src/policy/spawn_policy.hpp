@@ -223,7 +223,7 @@ class SpawnDecider {
   // instructions (callgrind, fib(25): 40.4 a task, 36.4 at 1,024); simulated
   // fib(30), UTS T3 and nqueens on one node of 16 were no slower at 1,024
   // (docs/results/README.md, "Bounded looks at its queue less often").
-  // Runs across processes poll on the same path: SpawnDriver keeps them at 64.
+  // Runs across processes poll on the same path: SpawnDriver grants them 256.
   static constexpr std::int64_t kBoundedCredits = 1024;
 
   SpawnAction work_first(const SpawnFacts& f, std::int64_t credits) noexcept {

@@ -229,19 +229,19 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   double now = 1e6;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 0);  // long since the last grant: 1 halved to 0
   std::int64_t last = 0;
-  for (int i = 0; i < 8; ++i) {  // grants close together: 0 to 1, then doubled up to a paced bounded's 64
+  for (int i = 0; i < 10; ++i) {  // grants close together: 0 to 1, then doubled up to a paced bounded's 256
     now += 10;
     const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
     ASSERT_EQ(step.action, SpawnAction::run_inline);
-    EXPECT_EQ(step.credits, std::min<std::int64_t>(64, std::max<std::int64_t>(1, last * 2)));
+    EXPECT_EQ(step.credits, std::min<std::int64_t>(256, std::max<std::int64_t>(1, last * 2)));
     last = step.credits;
   }
-  EXPECT_EQ(last, 64);
+  EXPECT_EQ(last, 256);
   now += 1e6;
-  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 32);  // far apart: halved
+  EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, true, now).credits, 128);  // far apart: halved
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 1024);  // not paced: the policy's
   for (int i = 0; i < 12; ++i) now += 10, last = d.decide(SpawnPolicy::bounded, f, true, now).credits;
-  EXPECT_EQ(last, 64);  // paced again: never past 64, where bounded's looks are its polls
+  EXPECT_EQ(last, 256);  // paced again: never past 256, where bounded's looks are its polls
   f.inline_budget = 100;
   EXPECT_EQ(d.decide(SpawnPolicy::bounded, f, false, now).credits, 100);  // never past the stack's room
   EXPECT_TRUE(d.poll_due(100'000));
