@@ -17,8 +17,13 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   w.clock = t;
   // A suspended stack of this process became runnable: take it (a claim of
   // its continuation slot inside the process) before searching further.
-  if (w.stack.empty() && runnable_here(w) && resume_suspended(w, t + machine_.latency_ns(Hop::socket))) {
-    become_busy(w, w.clock);
+  const double claimed = t + machine_.latency_ns(Hop::socket);
+  if (w.stack.empty() && runnable_here(w) && resume_suspended(w, claimed)) {
+    // The search ended with the claim; resume_suspended ran the clock on
+    // past the fiber switch, which is work.
+    const double resumed = w.clock;
+    become_busy(w, claimed);
+    w.clock = resumed;
     return;
   }
   if (!w.stack.empty()) {  // a task's wait helps (engine_joins.hpp): is it over?
@@ -299,6 +304,10 @@ void Engine<W>::receive(Worker& w, double t) {
 template <class W>
 void Engine<W>::become_busy(Worker& w, double t) {
   w.search_ns += std::max(0.0, t - w.search_since);
+  // Straight from go_idle, with no step in between (a suspended stack's
+  // claim): schedule() never saw the worker leave its tasks, so the busy
+  // profile gets the stretch here.
+  if (w.step == Step::busy) profile_.idle(w.search_since, t);
   w.backoff_round = 0;
   schedule(w, Step::busy, t);
 }

@@ -4,7 +4,11 @@ the last stdout line is one JSON object with the fields issue 6 names, the
 task count is the one expected, and the steal counters add up.
 
   check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S]
-                    [--expect-busy-profile N] -- CMD...
+                    [--expect-busy-profile N] [--expect-whole-breakdown 1] -- CMD...
+
+--expect-whole-breakdown 1: every worker's time is work, search or steal
+(their sum is time x workers). Not yet true of SDC between ranks, whose
+workers each miss 5-50 us of a 1 ms run (the cli.sim.uts.sdc run).
 
 --expect-busy-profile N: the run had --busy-profile N: busy_profile holds
 N/2 to N shares in [0, 1] whose busy time is the run's time less its search
@@ -47,11 +51,20 @@ def main():
             total[key] += counts[key]
             if counts[key] != counts["in_process"][key] + counts["between_processes"][key]:
                 fail(f"steals.{level}.{key} is not in_process + between_processes")
+    if "--expect-whole-breakdown" in expect:
+        check_whole_breakdown(report)
     check_busy_profile(report, int(expect.get("--expect-busy-profile", 0)))
     if total != report["steal_totals"]:
         fail("steal_totals is not the sum over the levels")
     if total["steals"] + total["failed"] > total["attempts"] or total["attempts"] - total["steals"] - total["failed"] > report["workers"]:
         fail("attempts, steals and failed do not add up (at most one attempt per worker in flight at the end)")
+
+
+def check_whole_breakdown(report):
+    parts = report["time_breakdown_s"]
+    machine_time = report["time_s"] * report["workers"]
+    if abs(parts["work"] + parts["search"] + parts["steal"] - machine_time) > 1e-6 * machine_time:
+        fail(f"work + search + steal {parts['work'] + parts['search'] + parts['steal']} != time x workers {machine_time}")
 
 
 def check_busy_profile(report, buckets):
