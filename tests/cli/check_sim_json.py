@@ -7,8 +7,8 @@ task count is the one expected, and the steal counters add up.
                     [--expect-busy-profile N] [--expect-whole-breakdown 1] -- CMD...
 
 --expect-whole-breakdown 1: every worker's time is work, search or steal
-(their sum is time x workers). Not yet true of SDC between ranks, whose
-workers each miss 5-50 us of a 1 ms run (the cli.sim.uts.sdc run).
+(their sum is time x workers). Not yet true of UTS between ranks, which
+leaves 6-10 % of it unattributed (docs/simulator.md).
 
 --expect-busy-profile N: the run had --busy-profile N: busy_profile holds
 N/2 to N shares in [0, 1] whose busy time is the run's time less its search
