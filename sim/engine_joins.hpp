@@ -188,7 +188,10 @@ void Engine<W>::send_proxy(int proxy, double t, Worker* sender) {
   const double rtt = latency_to_rank(s.owner, origin);
   const double lands = t + 1.5 * rtt;
   post(lands, origin, workers_[static_cast<std::size_t>(s.owner)].rank, Completion{scope, true, s.adopted});
-  if (sender != nullptr) sender->clock += rtt;
+  if (sender != nullptr) {  // its last task's work, as complete() counts a completion's
+    sender->clock += rtt;
+    sender->work_ns += rtt;
+  }
   ++result_.messages.blocking;
   result_.messages.nonblocking += 3;
   ++result_.completions_sent;

@@ -4,11 +4,11 @@ the last stdout line is one JSON object with the fields issue 6 names, the
 task count is the one expected, and the steal counters add up.
 
   check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S]
-                    [--expect-busy-profile N] [--expect-whole-breakdown 1] -- CMD...
+                    [--expect-busy-profile N] [--expect-whole-breakdown TOL] -- CMD...
 
---expect-whole-breakdown 1: every worker's time is work, search or steal
-(their sum is time x workers). Not yet true of UTS between ranks, which
-leaves 6-10 % of it unattributed (docs/simulator.md).
+--expect-whole-breakdown TOL: every worker's time is work, search or steal:
+their sum is time x workers, within TOL of it (relative). Exact (1e-6) in
+fib and nqueens runs; UTS between ranks is within 0.2 % (docs/simulator.md).
 
 --expect-busy-profile N: the run had --busy-profile N: busy_profile holds
 N/2 to N shares in [0, 1] whose busy time is the run's time less its search
@@ -52,7 +52,7 @@ def main():
             if counts[key] != counts["in_process"][key] + counts["between_processes"][key]:
                 fail(f"steals.{level}.{key} is not in_process + between_processes")
     if "--expect-whole-breakdown" in expect:
-        check_whole_breakdown(report)
+        check_whole_breakdown(report, float(expect["--expect-whole-breakdown"]))
     check_busy_profile(report, int(expect.get("--expect-busy-profile", 0)))
     if total != report["steal_totals"]:
         fail("steal_totals is not the sum over the levels")
@@ -60,10 +60,10 @@ def main():
         fail("attempts, steals and failed do not add up (at most one attempt per worker in flight at the end)")
 
 
-def check_whole_breakdown(report):
+def check_whole_breakdown(report, tolerance):
     parts = report["time_breakdown_s"]
     machine_time = report["time_s"] * report["workers"]
-    if abs(parts["work"] + parts["search"] + parts["steal"] - machine_time) > 1e-6 * machine_time:
+    if abs(parts["work"] + parts["search"] + parts["steal"] - machine_time) > tolerance * machine_time:
         fail(f"work + search + steal {parts['work'] + parts['search'] + parts['steal']} != time x workers {machine_time}")
 
 
