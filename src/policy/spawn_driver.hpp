@@ -104,8 +104,9 @@ class SpawnDriver {
  private:
   // Paced runs: bounded's looks at its queue are also where it polls, so it
   // looks every 256 inline spawns at most. Simulated on 32 nodes of 2 x 4
-  // against the 64 of before: fib(30) 6 % faster (6 seeds), nqueens(14, 6)
-  // 1 % slower (5 seeds), UTS T3L level; at 1,024 nqueens was 5 % slower.
+  // against the 64 of before: fib(30) level (45 seeds: 1.015 x the time,
+  // standard error 5 %), nqueens(14, 6) 1 % slower (5 seeds), UTS level; at
+  // 1,024 nqueens was 5 % slower.
   // Real fib(35) on 2 ranks x 1: 0.85 x the time at 64 (docs/results/
   // README.md, "Bounded looks at its queue less often").
   static constexpr std::int64_t kPolledBoundedCredits = 256;
