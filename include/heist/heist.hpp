@@ -214,18 +214,19 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 }
 
 // Runs a task inline at the next nesting level; if the task queued joined
-// children (and so got a frame), waits for them before returning. Under
-// work-first the task may end on another worker (a thief took its
-// continuation), so the level is closed on the worker read afresh; the
-// implicit wait in close_inline_frame helps in place and never moves it.
+// children (and so got a frame: above_frame is 0 at its end, -1 once the
+// level is left), waits for them before returning. Under work-first the
+// task may end on another worker (a thief took its continuation), so the
+// level is closed on the worker read afresh; its above_frame is the
+// stack's (a stack switch swaps it in). The implicit wait in
+// close_inline_frame helps in place and never moves the task.
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
-    explicit Level(WorkerCore* worker) noexcept { ++worker->level; }
+    explicit Level(WorkerCore* worker) noexcept { ++worker->above_frame; }
     ~Level() {
       WorkerCore* now = tls_worker;
-      if (now->frame_level == now->level) close_inline_frame();
-      --now->level;
+      if (__builtin_expect(--now->above_frame < 0, 0)) close_inline_frame();
     }
   } level(w);
   call();
@@ -401,7 +402,7 @@ HEIST_INLINE void wait() {
   // No frame at the caller's level: it queued no joined child. Otherwise a
   // join scope counts only its task's own spawns, so local == 0 means
   // drained (thieves' completions only ever subtract from remote).
-  if (w->frame_level != w->level || (w->frame->join.local == 0 && !w->frame->fenced)) return;
+  if (w->above_frame != 0 || (w->frame->join.local == 0 && !w->frame->fenced)) return;
   detail::wait_slow();
 }
 

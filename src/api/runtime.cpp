@@ -207,7 +207,7 @@ void wait_slow() {
   sched::Worker* w = &current_worker();
   if (w->continuations() != nullptr) {
     sched::Frame& f = w->current_frame();
-    if (f.level == w->level && !f.fence) w = &await_drained(*w, f.join);
+    if (w->above_frame == 0 && !f.fence) w = &await_drained(*w, f.join);
   }
   w->wait_current();
 }

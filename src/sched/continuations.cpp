@@ -167,7 +167,7 @@ ContinuationEngine::Next ContinuationEngine::go_to(Fiber* target) {
 
 void ContinuationEngine::expose(std::byte* slot) {
   Worker& w = worker_;
-  Fiber* child = fresh_fiber(w.level);
+  Fiber* child = fresh_fiber(w.level());
   if (child == nullptr) {  // the last fiber went meanwhile: the child stays queued
     w.queue_.deque_.end_push();
     return;

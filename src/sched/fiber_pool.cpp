@@ -14,7 +14,7 @@ Fiber::~Fiber() { platform::retire(context); }
 
 void Fiber::reset(int level) noexcept {
   base.level = level;
-  state.level = level;
+  state.above_frame = 0;
   state.frame_level = level;
   state.frame = &base;
   state.depth = 0;

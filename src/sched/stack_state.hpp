@@ -27,7 +27,7 @@ struct StackContainers {
 
 struct StackState {
   // WorkerCore's part (read by the inline fast paths).
-  int level = 0;
+  int above_frame = 0;
   int frame_level = 0;
   detail::FrameCore* frame = nullptr;
   // Worker's part.

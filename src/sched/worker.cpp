@@ -23,7 +23,7 @@ namespace heist::detail {
 namespace {
 constinit FrameCore outside_frame{.join = {}, .level = 0, .fenced = true};
 }  // namespace
-constinit WorkerCore outside_worker{.room = 0, .level = 0, .frame_level = 0, .frame = &outside_frame, .work_wanted = {}};
+constinit WorkerCore outside_worker{.room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .work_wanted = {}};
 constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = &outside_worker;
 }  // namespace heist::detail
 
@@ -68,7 +68,7 @@ void Worker::bind() noexcept {
 Worker* Worker::resumed() noexcept { return static_cast<Worker*>(detail::tls_worker); }
 
 void Worker::exchange_stack(StackState& s) noexcept {
-  std::swap(level, s.level);
+  std::swap(above_frame, s.above_frame);
   std::swap(frame_level, s.frame_level);
   std::swap(frame, s.frame);
   std::swap(depth_, s.depth);

@@ -198,10 +198,11 @@ class Worker : public detail::WorkerCore {
   // Swap the state of the running stack with `s` (ContinuationEngine switches).
   void exchange_stack(StackState& s) noexcept;
   Frame& current_frame() noexcept { return *static_cast<Frame*>(this->frame); }
+  // Nesting level of the task running now on this stack (WorkerCore::above_frame).
+  int level() const noexcept { return frame_level + above_frame; }
   // Depth in the task tree of the task running now (Frame::depth).
   std::uint32_t running_depth() noexcept {
-    const Frame& f = current_frame();
-    return f.depth + static_cast<std::uint32_t>(level - f.level);
+    return current_frame().depth + static_cast<std::uint32_t>(above_frame);
   }
 
  private:
@@ -215,7 +216,9 @@ class Worker : public detail::WorkerCore {
     const detail::FinishScope* ief = static_cast<const Frame*>(this->frame)->ief;
     return ief == nullptr || ief->policy < 0 ? run_policy_ : static_cast<SpawnPolicy>(ief->policy);
   }
+  // The innermost frame becomes f; the nesting level stays.
   void set_frame(detail::FrameCore* f) noexcept {
+    above_frame += frame_level - f->level;
     frame = f;
     frame_level = f->level;
     if (f->fenced) [[unlikely]] drop_credits();  // WorkerCore::room's invariant
@@ -283,7 +286,7 @@ HEIST_WORKER_PART(Joins, joins_)
 inline Frame& WorkerQueue::joined_frame() {
   Worker& w = owner();
   Frame& f = w.current_frame();
-  if (f.level == w.level) [[likely]] return f;
+  if (w.above_frame == 0) [[likely]] return f;
   return make_inline_frame();
 }
 

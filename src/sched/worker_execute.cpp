@@ -67,7 +67,7 @@ void Executor::execute(const std::byte* slot) {
   }
   if (w.room < 0) w.queue_.grant(0);  // a new task, maybe under another policy: re-evaluate
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
-  ++w.level;
+  ++w.above_frame;  // the task's level
   // An async whose IEF this worker does not count locally (it was stolen,
   // or its spawner ran elsewhere) runs under a proxy of that scope, which
   // also counts the task itself (proxy_scope.hpp). Joined children keep
@@ -76,7 +76,7 @@ void Executor::execute(const std::byte* slot) {
   FinishScope* completion = h.completion.local<FinishScope>();
   if (ief != nullptr && ief == completion && !w.joins_.counts_locally(ief))
     ief = completion = w.joins_.open_proxy(ief);
-  Frame child(w.ctx_, &w.current_frame(), ief, w.level);
+  Frame child(w.ctx_, &w.current_frame(), ief, w.level());
   child.levels = h.spawner == static_cast<std::uint32_t>(w.id_) ? h.levels : 0;  // else it moved: a new top
   child.depth = h.depth;  // not the depth of the stack it runs on (a waiter's)
   detail::FrameCore* const saved = w.frame;
@@ -133,7 +133,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   if (w.trace_ && (h.flags & task::kUncounted) == 0) [[unlikely]]
     w.trace_->task(traced_from, platform::now_ns(), h.fn_id, w.rank_);
   --w.depth_;
-  --w.level;
+  --w.above_frame;
   w.set_frame(saved);
   if (w.room < 0) w.queue_.grant(0);  // credits granted under the task's policy
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
@@ -158,12 +158,12 @@ void Executor::execute_foreign(const std::byte* slot) {
   if (w.room < 0) w.queue_.grant(0);
   ++w.no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
-  ++w.level;
+  ++w.above_frame;  // the task's level
   ForeignProxy* const reporter =
       !task::reports_back(h) ? w.joins_.adopt_foreign(h.completion) : nullptr;
   FinishScope proxy;
   proxy.owner = w.ctx_;
-  Frame child(w.ctx_, &w.current_frame(), reporter != nullptr ? reporter : &proxy, w.level);
+  Frame child(w.ctx_, &w.current_frame(), reporter != nullptr ? reporter : &proxy, w.level());
   child.levels = 0;  // it moved here: a new top
   child.depth = h.depth;
   detail::FrameCore* const saved = w.frame;
@@ -191,7 +191,7 @@ void Executor::execute_foreign(const std::byte* slot) {
       floor);
   if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --w.depth_;
-  --w.level;
+  --w.above_frame;
   --w.no_migrate_;
   w.set_frame(saved);
   ++w.stats_.tasks_executed;

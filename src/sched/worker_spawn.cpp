@@ -75,7 +75,7 @@ std::int64_t WorkerQueue::inline_budget() const noexcept {
   const std::int64_t size = w.stack_high_ - w.stack_low_;
   const std::int64_t room = (sp - w.stack_low_) - std::max<std::int64_t>(std::int64_t{256} << 10, size / 16);
   if (room <= 0) return 0;
-  const std::int64_t frames = std::max(1, w.level - w.base_level_);
+  const std::int64_t frames = std::max(1, w.level() - w.base_level_);
   const std::int64_t per_frame = std::max<std::int64_t>(128, (w.stack_high_ - sp) / frames);
   return room / per_frame;
 }
@@ -97,7 +97,7 @@ std::byte* WorkerQueue::queue_slot_full() {
 void WorkerQueue::stack_exhausted() const {
   const Worker& w = owner();
   throw std::runtime_error(
-      "heist: work-first ran out of stack: " + std::to_string(w.level - w.base_level_) +
+      "heist: work-first ran out of stack: " + std::to_string(w.level() - w.base_level_) +
       " task bodies are nested on a " + std::to_string((w.stack_high_ - w.stack_low_) >> 10) +
       " KiB " + (w.native_ ? "thread stack" : "fiber stack") +
       " (each child runs on its parent's stack); use --policy adaptive or help-first, or raise "
@@ -112,7 +112,7 @@ void WorkerQueue::stack_exhausted() const {
     now = w.dispatch_.pace_clock_.now_ns();
     if (spawn_.poll_due(static_cast<double>(now - w.dispatch_.last_poll_ns_))) w.dispatch_.poll_remote();
   }
-  if (queue_seeds_ && w.level == 0) return policy::SpawnAction::queue;
+  if (queue_seeds_ && w.level() == 0) return policy::SpawnAction::queue;
   // A thread's own stack cannot expose a continuation; after another
   // rank's request the next spawn is queued as a task that can leave
   // (end_queue releases it).
@@ -122,8 +122,8 @@ void WorkerQueue::stack_exhausted() const {
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(w.depth_);
   facts.public_tasks = deque_.public_size();
-  facts.inline_frames = static_cast<unsigned>(w.level - w.base_level_);
-  facts.depth = static_cast<unsigned>(w.level);
+  facts.inline_frames = static_cast<unsigned>(w.level() - w.base_level_);
+  facts.depth = static_cast<unsigned>(w.level());
   facts.levels = w.current_frame().levels;
   if (kind == SpawnPolicy::bounded) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
   if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
@@ -165,17 +165,21 @@ void WorkerQueue::run_inline(Call&& call) {
 Frame& WorkerQueue::make_inline_frame() {
   Worker& w = owner();
   Frame& f = w.current_frame();
-  Frame& made = w.stack_->inline_frames.emplace_back(w.ctx_, &f, f.ief, w.level);
+  Frame& made = w.stack_->inline_frames.emplace_back(w.ctx_, &f, f.ief, w.level());
   w.set_frame(&made);
   return made;
 }
 
+// Called once the task has left its level (detail::run_inline): at the
+// task's level again while it waits.
 void WorkerQueue::close_inline_frame() noexcept {
   Worker& w = owner();
   Frame& f = w.current_frame();
+  ++w.above_frame;
   w.joins_.wait_frame(f);  // the implicit wait at the end of a task
   w.set_frame(f.parent);
   w.stack_->inline_frames.pop_back();
+  --w.above_frame;
 }
 
 void WorkerQueue::flush_fence(Frame& f) {
@@ -232,7 +236,7 @@ void WorkerQueue::spawn_registered(std::uint32_t fn, const void* in, std::size_t
   if (f.fenced) flush_fence(f);
   // A joined child that a fence holds back is held, never run inline (it
   // would start before the generations spawned before the fence completed).
-  if (join == detail::Join::joined && f.level == w.level && f.fence && f.fence->must_hold()) [[unlikely]]
+  if (join == detail::Join::joined && w.above_frame == 0 && f.fence && f.fence->must_hold()) [[unlikely]]
     return spawn_held(f, fn, in, in_size, out);
   const policy::SpawnAction action = decide_spawn();
   std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();

@@ -145,7 +145,7 @@ Worker& Joins::run_own_first(const FinishScope& scope) {
 
 void Joins::wait_current() {
   Frame& f = owner().current_frame();
-  if (f.level == owner().level) wait_frame(f);  // else the task queued no joined child
+  if (owner().above_frame == 0) wait_frame(f);  // else the task queued no joined child
   leave_region();
 }
 
@@ -170,7 +170,7 @@ void Joins::fence_current() {
 detail::FrameCore* Joins::finish_begin(int policy) {
   Worker& w = owner();
   const SpawnPolicy outer = w.policy_here();
-  FinishRecord& record = w.stack_->finishes.emplace_back(w.ctx_, &w.current_frame(), w.level);
+  FinishRecord& record = w.stack_->finishes.emplace_back(w.ctx_, &w.current_frame(), w.level());
   record.scope.policy = static_cast<std::int8_t>(policy >= 0 ? policy : static_cast<int>(outer));
   if (!w.conts_ && steals_continuations(static_cast<SpawnPolicy>(record.scope.policy))) {
     const SpawnPolicy asked = static_cast<SpawnPolicy>(record.scope.policy);
@@ -214,7 +214,7 @@ void Joins::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
   if (!w.at_top_level() || !w.stack_->finishes.empty())
     throw std::logic_error("heist: Runtime::root/pool must be called on the runtime's thread, outside tasks and finish");
   enter_region();
-  FinishRecord& record = w.stack_->finishes.emplace_back(w.ctx_, &w.current_frame(), w.level);
+  FinishRecord& record = w.stack_->finishes.emplace_back(w.ctx_, &w.current_frame(), w.level());
   w.set_frame(&record);
   std::exception_ptr error;
   if (seed && w.conts_ && !pool) {

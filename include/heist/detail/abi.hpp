@@ -65,10 +65,14 @@ struct WorkerCore {
   // drop the credits, and the slow path grants none there — so the fast
   // path needs no fence test.
   alignas(64) std::int64_t room = 0;
-  // Nesting level of task bodies on this stack. A task run inline gets the
-  // next level but no frame: one is made only if it queues a joined child
-  // (frame->level == level then), so inline calls cost two increments.
-  int level = 0;
+  // The nesting level of task bodies on this stack is frame_level +
+  // above_frame. A task run inline gets the next level but no frame: one is
+  // made only if it queues a joined child, which makes above_frame 0. So the
+  // inline path adds one before the call and subtracts one after it, and
+  // the sign of the result says whether the task made a frame to close
+  // (-1) — a read-modify-write and a branch on its flags — and wait() tests
+  // above_frame against 0 (its task has no frame otherwise).
+  int above_frame = 0;
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
   // Set by a thief that found this worker's public queue empty; the fast
@@ -121,7 +125,7 @@ enum class Join : std::uint8_t {
 void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join);
 void spawn_closure(const ClosureOps& ops, void* object);
 void wait_slow();
-void close_inline_frame() noexcept;  // an inline task returns with a frame of its own
+void close_inline_frame() noexcept;  // an inline task left its level (above_frame -1) with a frame of its own
 
 struct SyncNode;  // completion record of a task with a handle
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
