@@ -33,6 +33,8 @@ CASES = {
     "uts-T3L": ["uts", "--tree", "T3L"],
     "matmul": ["matmul", "--size", "150", "--tasks", "400"],
     "sparselu": ["sparselu"],
+    "sor": ["sor"],
+    "spantree": ["spantree"],
 }
 # label, launcher prefix (None: no mpirun), workers per process
 LAYOUTS = {
