@@ -46,9 +46,9 @@ std::uint64_t fib_heist_closures(int n);
 
 // --style plain, the floor of the task styles: one task whose body recurses
 // by plain calls of a function with a task body's shape (input by const
-// reference, output through a pointer, no return value). No spawn path can
-// be cheaper than this; the sequential version (values in registers, which
-// GCC also inlines into itself) is cheaper still.
+// reference, output through a pointer, no return value), inline as every
+// task body here is. No spawn path can be cheaper than this; the sequential
+// version (values in registers) is cheaper still.
 std::uint64_t fib_heist_plain(int n);
 
 // The same three shapes with value task bodies (`std::uint64_t f(int)`,

@@ -18,10 +18,20 @@ namespace {
 // int, and --style plain 1.3x.
 int run_cutoff = 0;
 
-void fib_body(const int& n, std::uint64_t* out);
+// Every registered body below is declared inline. A spawn that runs inline
+// calls the body directly, so with the hint GCC unrolls the recursion
+// through the inline path (each unrolled child still tests its worker's
+// credits and request flag, and may still be queued), as it unrolls
+// fib_sequential without one. Without it, -O3 leaves every self-call a
+// call: a body with a spawn's slow paths is over GCC's size limit for
+// functions not declared inline (max-inline-insns-auto). See
+// docs/programming.md, "Fine-grained tasks", and docs/results, "Task bodies
+// declared inline".
+
+inline void fib_body(const int& n, std::uint64_t* out);
 const auto fib_task = heist::register_task<fib_body>("apps.fib");
 
-void fib_body(const int& n, std::uint64_t* out) {
+inline void fib_body(const int& n, std::uint64_t* out) {
   if (n < 2) {
     *out = static_cast<std::uint64_t>(n);
     return;
@@ -39,10 +49,10 @@ void fib_body(const int& n, std::uint64_t* out) {
 
 // --style call, Lace's shape: spawn one child, compute the other by a plain
 // call on this worker's stack, then wait for the spawned one.
-void fib_call_body(const int& n, std::uint64_t* out);
+inline void fib_call_body(const int& n, std::uint64_t* out);
 const auto fib_call_task = heist::register_task<fib_call_body>("apps.fib.call");
 
-void fib_call_body(const int& n, std::uint64_t* out) {
+inline void fib_call_body(const int& n, std::uint64_t* out) {
   if (n < 2) {
     *out = static_cast<std::uint64_t>(n);
     return;
@@ -61,10 +71,10 @@ void fib_call_body(const int& n, std::uint64_t* out) {
 // The value form of a task body (`R f(In)`): input and result in registers
 // whenever the task runs inline. --style value spawns both children,
 // --style value-call is Lace's shape, --style value-plain the floor.
-std::uint64_t fib_value_body(int n);
+inline std::uint64_t fib_value_body(int n);
 const auto fib_value_task = heist::register_task<fib_value_body>("apps.fib.value");
 
-std::uint64_t fib_value_body(int n) {
+inline std::uint64_t fib_value_body(int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
   if (n < run_cutoff) return fib_sequential(n);
   std::uint64_t x, y;
@@ -74,10 +84,10 @@ std::uint64_t fib_value_body(int n) {
   return x + y;
 }
 
-std::uint64_t fib_value_call_body(int n);
+inline std::uint64_t fib_value_call_body(int n);
 const auto fib_value_call_task = heist::register_task<fib_value_call_body>("apps.fib.value-call");
 
-std::uint64_t fib_value_call_body(int n) {
+inline std::uint64_t fib_value_call_body(int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
   if (n < run_cutoff) return fib_sequential(n);
   std::uint64_t x;
@@ -87,7 +97,7 @@ std::uint64_t fib_value_call_body(int n) {
   return x + y;
 }
 
-[[gnu::noinline]] std::uint64_t fib_value_plain_body(int n) {
+inline std::uint64_t fib_value_plain_body(int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
   if (n < run_cutoff) return fib_sequential(n);
   return fib_value_plain_body(n - 1) + fib_value_plain_body(n - 2);
@@ -114,10 +124,9 @@ std::uint64_t fib_closure(int n) {
   return x + y;
 }
 
-// --style plain: fib_body's shape, every child a plain call. noinline, as a
-// task body called through its registered function is never inlined into
-// itself.
-[[gnu::noinline]] void fib_plain_body(const int& n, std::uint64_t* out) {
+// --style plain: fib_body's shape, every child a plain call, inline as the
+// task bodies are, so that it stays their floor.
+inline void fib_plain_body(const int& n, std::uint64_t* out) {
   if (n < 2) {
     *out = static_cast<std::uint64_t>(n);
     return;
