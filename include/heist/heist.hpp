@@ -214,20 +214,27 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 }
 
 // Runs a task inline at the next nesting level; if the task queued joined
-// children (and so got a frame: above_frame is 0 at its end, -1 once the
-// level is left), waits for them before returning. Under work-first the
-// task may end on another worker (a thief took its continuation), so the
-// level is closed on the worker read afresh; its above_frame is the
-// stack's (a stack switch swaps it in). The implicit wait in
+// children (and so got a frame: above_frame is 0 at its end), waits for them
+// before returning. The level is saved on entry and stored back at the end,
+// not counted up and down: a read-modify-write of above_frame on entry and
+// another on exit made one chain through memory, two store-to-load
+// forwardings a task, and that chain set the pace of fine-grained
+// recursion (docs/results, "The level saved, not counted"). Under
+// work-first the task may end on another worker (a thief took its
+// continuation), so the level is closed on the worker read afresh; its
+// above_frame is the stack's (a stack switch swaps it in), and the task
+// left it at saved + 1 unless it made a frame. The implicit wait in
 // close_inline_frame helps in place and never moves the task.
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
-    explicit Level(WorkerCore* worker) noexcept { ++worker->above_frame; }
+    explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) { worker->above_frame = saved + 1; }
     ~Level() {
       WorkerCore* now = tls_worker;
-      if (__builtin_expect(--now->above_frame < 0, 0)) close_inline_frame();
+      if (__builtin_expect(now->above_frame == 0, 0)) close_inline_frame();
+      now->above_frame = saved;
     }
+    int saved;
   } level(w);
   call();
 }

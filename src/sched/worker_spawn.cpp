@@ -170,16 +170,15 @@ Frame& WorkerQueue::make_inline_frame() {
   return made;
 }
 
-// Called once the task has left its level (detail::run_inline): at the
-// task's level again while it waits.
+// Called at the end of an inline task that made a frame (detail::run_inline),
+// still at the task's level: waits for its children, then closes the frame;
+// run_inline then stores the level it saved on entry.
 void WorkerQueue::close_inline_frame() noexcept {
   Worker& w = owner();
   Frame& f = w.current_frame();
-  ++w.above_frame;
   w.joins_.wait_frame(f);  // the implicit wait at the end of a task
   w.set_frame(f.parent);
   w.stack_->inline_frames.pop_back();
-  --w.above_frame;
 }
 
 void WorkerQueue::flush_fence(Frame& f) {

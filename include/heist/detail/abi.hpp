@@ -68,10 +68,9 @@ struct WorkerCore {
   // The nesting level of task bodies on this stack is frame_level +
   // above_frame. A task run inline gets the next level but no frame: one is
   // made only if it queues a joined child, which makes above_frame 0. So the
-  // inline path adds one before the call and subtracts one after it, and
-  // the sign of the result says whether the task made a frame to close
-  // (-1) — a read-modify-write and a branch on its flags — and wait() tests
-  // above_frame against 0 (its task has no frame otherwise).
+  // inline path saves it, stores one more before the call and the saved
+  // value after it; a 0 found there says the task made a frame to close.
+  // wait() tests above_frame against 0 (its task has no frame otherwise).
   int above_frame = 0;
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
@@ -125,7 +124,7 @@ enum class Join : std::uint8_t {
 void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join);
 void spawn_closure(const ClosureOps& ops, void* object);
 void wait_slow();
-void close_inline_frame() noexcept;  // an inline task left its level (above_frame -1) with a frame of its own
+void close_inline_frame() noexcept;  // an inline task ends with a frame of its own (above_frame 0)
 
 struct SyncNode;  // completion record of a task with a handle
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
