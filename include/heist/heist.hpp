@@ -238,6 +238,21 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   } level(w);
   call();
 }
+
+// The slow path of a registered spawn. An input of up to 8 bytes travels in
+// a register (spawn_registered_word): where the slow path took its
+// address, the inline path, which shares the object, stored every input to
+// the stack and loaded it back for the body.
+template <class In>
+HEIST_INLINE void spawn_slow(std::uint32_t fn, const In& in, void* out, Join join) {
+  if constexpr (sizeof(In) <= sizeof(std::uint64_t)) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, &in, sizeof in);
+    spawn_registered_word(fn, word, sizeof in, out, join);
+  } else {
+    spawn_registered(fn, &in, sizeof in, out, join);
+  }
+}
 }  // namespace detail
 
 // Register a task body `void f(const In&, Out*)` or `void f(const In&)` under
@@ -277,13 +292,13 @@ HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& i
   using Out = typename Task<Body>::Out;
   if (detail::WorkerCore* w = detail::take_inline())
     return detail::run_inline(w, [&] { detail::call_body<Body, In, Out>(in, out); });
-  detail::spawn_registered(task.id(), &in, sizeof in, out, detail::Join::joined);
+  detail::spawn_slow(task.id(), in, out, detail::Join::joined);
 }
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
-  detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::joined);
+  detail::spawn_slow(task.id(), in, nullptr, detail::Join::joined);
 }
 
 // Spawn a registered task into the current finish scope; it may outlive the
@@ -292,7 +307,7 @@ template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(const Task<Body>& task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
-  detail::spawn_registered(task.id(), &in, sizeof in, nullptr, detail::Join::escaping);
+  detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
 }
 
 namespace detail {

@@ -201,6 +201,10 @@ void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, voi
   current_worker().spawn_registered(fn, in, in_size, out, join);
 }
 
+void spawn_registered_word(std::uint32_t fn, std::uint64_t in, std::size_t in_size, void* out, Join join) {
+  current_worker().spawn_registered(fn, &in, in_size, out, join);
+}
+
 void spawn_closure(const ClosureOps& ops, void* object) { current_worker().spawn_closure(ops, object); }
 
 void wait_slow() {

@@ -122,6 +122,8 @@ enum class Join : std::uint8_t {
 };
 
 void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, void* out, Join join);
+// The same for an input of in_size <= 8 bytes, held in the first bytes of `in`.
+void spawn_registered_word(std::uint32_t fn, std::uint64_t in, std::size_t in_size, void* out, Join join);
 void spawn_closure(const ClosureOps& ops, void* object);
 void wait_slow();
 void close_inline_frame() noexcept;  // an inline task ends with a frame of its own (above_frame 0)
