@@ -39,11 +39,15 @@
 
 // The inline fast paths are a few instructions around a call of the task
 // body; forcing them inline keeps spawn as cheap as a function call.
+// HEIST_ALWAYS_INLINE is the attribute alone, for member functions defined
+// in their class (inline already): GCC 12 called the destructor of
+// run_inline's level guard out of line, a call and three pushes a task.
 #if defined(__GNUC__) || defined(__clang__)
-#define HEIST_INLINE [[gnu::always_inline]] inline
+#define HEIST_ALWAYS_INLINE [[gnu::always_inline]]
 #else
-#define HEIST_INLINE inline
+#define HEIST_ALWAYS_INLINE
 #endif
+#define HEIST_INLINE HEIST_ALWAYS_INLINE inline
 
 namespace heist {
 
@@ -228,8 +232,10 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
-    explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) { worker->above_frame = saved + 1; }
-    ~Level() {
+    HEIST_ALWAYS_INLINE explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) {
+      worker->above_frame = saved + 1;
+    }
+    HEIST_ALWAYS_INLINE ~Level() {
       WorkerCore* now = tls_worker;
       if (__builtin_expect(now->above_frame == 0, 0)) close_inline_frame();
       now->above_frame = saved;
