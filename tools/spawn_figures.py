@@ -5,7 +5,8 @@ Runs, in interleaved rounds (every variant once a round, the order reversed
 every other round, so no variant always runs on a warmer machine):
 
   fib(N) sequentially, on 1 and 2 workers and on 2 ranks x 1 worker
-  (`mpirun -n 2 --bind-to core`), and Lace's shape (`--style value-call`)
+  (`mpirun -n 2 --bind-to core`), Lace's shape (`--style value-call`)
+  and both shapes with a heist::Context (`--style context`, `context-call`)
   on 1 worker, each `--repeat R`;
   for each UTS tree: the sequential code pinned to core 0, 2 workers, and
   2 ranks x 1 worker.
@@ -47,6 +48,8 @@ def variants(heist, mpirun, fib_n, repeat, trees):
         "fib 2 workers": [*fib, "--workers", "2", *flags],
         "fib 2 ranks x 1": [*two_ranks, *fib, "--workers", "1", *flags],
         "fib Lace's shape, 1 worker": [*fib, "--style", "value-call", "--workers", "1", *flags],
+        "fib with a Context, 1 worker": [*fib, "--style", "context", "--workers", "1", *flags],
+        "fib Lace's shape with a Context, 1 worker": [*fib, "--style", "context-call", "--workers", "1", *flags],
     }
     for tree in trees:
         uts = [heist, "bench", "uts", "--tree", tree]
@@ -62,6 +65,8 @@ def figures(times, trees):
         ("fib: T1/Tseq", "fib 1 worker", "fib seq", 1),
         ("fib: T1/T2", "fib 1 worker", "fib 2 workers", 1),
         ("fib, Lace's shape: T1/Tseq", "fib Lace's shape, 1 worker", "fib seq", 1),
+        ("fib with a Context: T1/Tseq", "fib with a Context, 1 worker", "fib seq", 1),
+        ("fib, Lace's shape with a Context: T1/Tseq", "fib Lace's shape with a Context, 1 worker", "fib seq", 1),
         ("fib: 2 ranks x 1 / 2 workers", "fib 2 ranks x 1", "fib 2 workers", 1),
     ]
     for tree in trees:

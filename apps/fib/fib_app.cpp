@@ -17,7 +17,7 @@ class FibApp final : public App {
     cmd.add_option("--n", n_, "compute fib(n)")->capture_default_str();
     cmd.add_option("--cutoff", cutoff_, "calls with n < cutoff run sequentially; 0: every call is a task")
         ->capture_default_str();
-    cmd.add_option("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style); value, value-call, value-plain: the same with value task bodies (R f(In))")
+    cmd.add_option("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style); value, value-call, value-plain: the same with value task bodies (R f(In)); context, context-call: value and value-call with bodies that take a heist::Context (R f(Context, In))")
         ->capture_default_str();
   }
   void check() const override {
@@ -26,7 +26,8 @@ class FibApp final : public App {
     if (style_ != "spawn" && style_ != "call" && style_ != "closure" && style_ != "plain" &&
         !is_value_style())
       throw std::invalid_argument(
-          "fib: --style must be spawn, call, closure, plain, value, value-call or value-plain");
+          "fib: --style must be spawn, call, closure, plain, value, value-call, value-plain, context or "
+          "context-call");
   }
   nlohmann::json params() const override { return {{"n", n_}, {"cutoff", cutoff_}, {"style", style_}}; }
   RunOutput run_sequential() override { return {fib_sequential(n_)}; }
@@ -45,7 +46,10 @@ class FibApp final : public App {
   bool verify(const RunOutput& out) override { return out.result.get<std::uint64_t>() == fib_reference(n_); }
 
  private:
-  bool is_value_style() const { return style_ == "value" || style_ == "value-call" || style_ == "value-plain"; }
+  bool is_value_style() const {
+    return style_ == "value" || style_ == "value-call" || style_ == "value-plain" || style_ == "context" ||
+           style_ == "context-call";
+  }
   int n_ = 35;
   int cutoff_ = 0;
   std::string style_ = "spawn";

@@ -97,6 +97,36 @@ inline std::uint64_t fib_value_call_body(int n) {
   return x + y;
 }
 
+// The value forms again with a Context (R f(Context, In)): the bodies pass
+// it to their spawns and waits, which then compute each child's nesting
+// level instead of loading it. --style context spawns both children,
+// --style context-call is Lace's shape.
+inline std::uint64_t fib_context_body(heist::Context c, int n);
+const auto fib_context_task = heist::register_task<fib_context_body>("apps.fib.context");
+
+inline std::uint64_t fib_context_body(heist::Context c, int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  if (n < run_cutoff) return fib_sequential(n);
+  std::uint64_t x, y;
+  heist::spawn(c, fib_context_task, n - 1, &x);
+  heist::spawn(c, fib_context_task, n - 2, &y);
+  heist::wait(c);
+  return x + y;
+}
+
+inline std::uint64_t fib_context_call_body(heist::Context c, int n);
+const auto fib_context_call_task = heist::register_task<fib_context_call_body>("apps.fib.context-call");
+
+inline std::uint64_t fib_context_call_body(heist::Context c, int n) {
+  if (n < 2) return static_cast<std::uint64_t>(n);
+  if (n < run_cutoff) return fib_sequential(n);
+  std::uint64_t x;
+  heist::spawn(c, fib_context_call_task, n - 1, &x);
+  const std::uint64_t y = fib_context_call_body(c, n - 2);
+  heist::wait(c);
+  return x + y;
+}
+
 inline std::uint64_t fib_value_plain_body(int n) {
   if (n < 2) return static_cast<std::uint64_t>(n);
   if (n < run_cutoff) return fib_sequential(n);
@@ -166,6 +196,8 @@ std::uint64_t fib_heist_plain(int n) { return root_task(fib_plain_task, n); }
 std::uint64_t fib_heist_values(const std::string& style, int n) {
   if (style == "value-call") return root_task(fib_value_call_task, n);
   if (style == "value-plain") return root_task(fib_value_plain_task, n);
+  if (style == "context") return root_task(fib_context_task, n);
+  if (style == "context-call") return root_task(fib_context_call_task, n);
   return root_task(fib_value_task, n);
 }
 
@@ -182,6 +214,8 @@ std::vector<TaskIo> fib_task_io(const std::string& style) {
   if (style == "value") return {task_io_of(fib_value_task, "apps.fib.value")};
   if (style == "value-call") return {task_io_of(fib_value_call_task, "apps.fib.value-call")};
   if (style == "value-plain") return {task_io_of(fib_value_plain_task, "apps.fib.value-plain")};
+  if (style == "context") return {task_io_of(fib_context_task, "apps.fib.context")};
+  if (style == "context-call") return {task_io_of(fib_context_call_task, "apps.fib.context-call")};
   return {task_io_of(fib_task, "apps.fib")};
 }
 

@@ -16,6 +16,9 @@
 //    the tasks it spawned; a task that returns without calling wait() waits
 //    for them implicitly before it completes, so `*out` is always written
 //    when the spawner's wait() returns.
+// A task body may take a heist::Context first and pass it to its spawns,
+// asyncs and waits: they then compute each child's nesting level instead of
+// loading it, the fast path for fine-grained recursion (see Context).
 // Where a call may be made: every call below except Runtime's constructor and
 // destructor may be made from inside a task or from the thread that created
 // the Runtime, never from another thread (std::logic_error).
@@ -123,6 +126,30 @@ class Runtime {
 int worker_id() noexcept;
 int num_workers() noexcept;
 
+namespace detail {
+struct ContextAccess;
+}
+
+// What a task body may ask the runtime for as its first parameter: its
+// nesting level on the worker's stack. spawn, async and wait given the
+// Context compute the child's level in a register; without it, every
+// inline spawn loads the level the spawn before it stored, and that chain
+// through memory sets the pace of fine-grained recursion (docs/results,
+// "A task body's Context"). Lace passes its worker the same way.
+// A Context belongs to the body that received it and to the plain calls it
+// makes (they are the same task): pass it down by value, never to another
+// task (a closure, another task's body), where its level would be wrong.
+// The plain calls (spawn(task, ...), wait()) stay valid inside such a body.
+class Context {
+ public:
+  int level() const noexcept { return level_; }  // the task's nesting level on its stack
+
+ private:
+  friend struct detail::ContextAccess;
+  explicit constexpr Context(int level) noexcept : level_(level) {}
+  int level_;
+};
+
 // A registered task: its function is part of the type, so a spawn that runs
 // inline calls it directly. Obtain one from register_task; the runtime checks
 // ids and input sizes when a task is queued, so a forged id is an error,
@@ -131,7 +158,9 @@ int num_workers() noexcept;
 //   void f(const In&)         no result (Out is void);
 //   R f(In) or R f(const In&) returns its result (Out is R): the value
 //                             form, whose input and result travel in
-//                             registers when it runs inline.
+//                             registers when it runs inline;
+// each optionally with a Context first (void f(Context, const In&, Out*),
+// R f(Context, In), ...), which the body passes to its spawns and waits.
 // In must be trivially copyable (it is copied into the slot and may travel
 // to another process); so must a returned R (it is written into the
 // spawner's variable, possibly by another process's completion).
@@ -143,16 +172,31 @@ struct FnTraits<void (*)(const I&, O*)> {
   using In = I;
   using Out = O;
   static constexpr bool returns = false;
+  static constexpr bool takes_context = false;
 };
 template <class R, class A>
 struct FnTraits<R (*)(A)> {
   using In = std::remove_cvref_t<A>;
   using Out = R;
   static constexpr bool returns = !std::is_void_v<R>;
+  static constexpr bool takes_context = false;
   static_assert(std::is_same_v<A, In> || std::is_same_v<A, const In&>,
                 "a task body takes its input by value or by const reference");
   static_assert(std::is_void_v<R> || std::is_trivially_copyable_v<R>,
                 "a task body's returned value must be trivially copyable");
+};
+// The same forms with a Context first.
+template <class I, class O>
+struct FnTraits<void (*)(Context, const I&, O*)> : FnTraits<void (*)(const I&, O*)> {
+  static constexpr bool takes_context = true;
+};
+template <class R, class A>
+struct FnTraits<R (*)(Context, A)> : FnTraits<R (*)(A)> {
+  static constexpr bool takes_context = true;
+};
+
+struct ContextAccess {
+  static constexpr Context at(int level) noexcept { return Context(level); }
 };
 }  // namespace detail
 
@@ -169,21 +213,49 @@ class Task {
 };
 
 namespace detail {
-// Calls a task body with its input and where its result goes (null, or
-// when Out is void, for none): the one place that knows the three body forms.
+// Body's own arguments, after the Context c if it takes one.
+template <auto Body, class... Args>
+HEIST_INLINE decltype(auto) apply_body([[maybe_unused]] Context c, Args&&... args) {
+  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
+    return Body(c, std::forward<Args>(args)...);
+  } else {
+    return Body(std::forward<Args>(args)...);
+  }
+}
+
+// Calls a task body at level `c` with its input and where its result goes
+// (null, or when Out is void, for none): the one place that knows the body
+// forms.
 template <auto Body, class In, class Out>
-HEIST_INLINE void call_body(const In& input, Out* out) {
+HEIST_INLINE void call_body_at(Context c, const In& input, Out* out) {
   if constexpr (FnTraits<decltype(+Body)>::returns) {
     if (out != nullptr) {
-      *out = Body(input);
+      *out = apply_body<Body>(c, input);
     } else {
-      (void)Body(input);
+      (void)apply_body<Body>(c, input);
     }
   } else if constexpr (std::is_void_v<Out>) {
     (void)out;
-    Body(input);
+    apply_body<Body>(c, input);
   } else {
-    Body(input, out);
+    apply_body<Body>(c, input, out);
+  }
+}
+
+// The level of the task running on the calling worker's stack now.
+HEIST_INLINE Context context_here() noexcept {
+  const WorkerCore* w = tls_worker;
+  return ContextAccess::at(w->frame_level + w->above_frame);
+}
+
+// call_body_at at the calling worker's level, read only for a body that
+// takes a Context.
+template <auto Body, class In, class Out>
+HEIST_INLINE void call_body(const In& input, Out* out) {
+  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
+    call_body_at<Body>(context_here(), input, out);
+  } else {
+    call_body_at<Body>(ContextAccess::at(0), input, out);
   }
 }
 
@@ -245,6 +317,28 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   call();
 }
 
+// run_inline for a spawner that knows its level (its Context): the child's
+// level is computed, not loaded, so no spawn waits for the store of the one
+// before it. above_frame is still stored, for the slow paths and the plain
+// calls, from the frame's level, which only the slow path writes: a child
+// that made a frame left frame_level at its own level. The same work-first
+// and close rules as run_inline.
+template <class Call>
+HEIST_INLINE void run_inline_at(WorkerCore* w, Context parent, Call&& call) {
+  struct Level {
+    HEIST_ALWAYS_INLINE Level(WorkerCore* worker, int level) noexcept : parent(level) {
+      worker->above_frame = parent + 1 - worker->frame_level;
+    }
+    HEIST_ALWAYS_INLINE ~Level() {
+      WorkerCore* now = tls_worker;
+      if (__builtin_expect(now->frame_level == parent + 1, 0)) close_inline_frame();
+      now->above_frame = parent - now->frame_level;
+    }
+    int parent;
+  } level(w, parent.level());
+  call(ContextAccess::at(parent.level() + 1));
+}
+
 // The slow path of a registered spawn. An input of up to 8 bytes travels in
 // a register (spawn_registered_word): where the slow path took its
 // address, the inline path, which shares the object, stored every input to
@@ -303,7 +397,28 @@ HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& i
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& in) {
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
+  detail::spawn_slow(task.id(), in, nullptr, detail::Join::joined);
+}
+
+// The same, from a body that took a Context: the child runs inline at the
+// next level, computed from ctx.
+template <auto Body>
+  requires(!std::is_void_v<typename Task<Body>::Out>)
+HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in,
+                        typename Task<Body>::Out* out) {
+  using In = typename Task<Body>::In;
+  using Out = typename Task<Body>::Out;
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline_at(w, ctx, [&](Context child) { detail::call_body_at<Body, In, Out>(child, in, out); });
+  detail::spawn_slow(task.id(), in, out, detail::Join::joined);
+}
+template <auto Body>
+  requires std::is_void_v<typename Task<Body>::Out>
+HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline_at(w, ctx, [&](Context child) { detail::apply_body<Body>(child, in); });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::joined);
 }
 
@@ -312,7 +427,15 @@ HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& i
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(const Task<Body>& task, const typename Task<Body>::In& in) {
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { Body(in); });
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
+  detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
+}
+template <auto Body>
+  requires std::is_void_v<typename Task<Body>::Out>
+HEIST_INLINE void async(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
+  if (detail::WorkerCore* w = detail::take_inline())
+    return detail::run_inline_at(w, ctx, [&](Context child) { detail::apply_body<Body>(child, in); });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
 }
 
@@ -431,6 +554,13 @@ HEIST_INLINE void wait() {
   // join scope counts only its task's own spawns, so local == 0 means
   // drained (thieves' completions only ever subtract from remote).
   if (w->above_frame != 0 || (w->frame->join.local == 0 && !w->frame->fenced)) return;
+  detail::wait_slow();
+}
+// The same from a body that took a Context: its task has a frame only if
+// the innermost frame is at its level (above_frame is 0 then).
+HEIST_INLINE void wait(Context ctx) {
+  detail::WorkerCore* w = detail::tls_worker;
+  if (w->frame_level != ctx.level() || (w->frame->join.local == 0 && !w->frame->fenced)) return;
   detail::wait_slow();
 }
 

@@ -1,0 +1,286 @@
+// Task bodies that take a heist::Context: their spawns, asyncs and waits
+// compute each child's nesting level from it instead of loading the
+// worker's. Checked for 1..4 workers and every spawn policy: results against
+// the sequential code, exactly-once execution by task id, the level each
+// body was given against the level the runtime holds for it (inline,
+// queued, stolen, and after waits whose continuation moved), plain and
+// Context calls mixed in one task, exceptions and fences.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "heist/heist.hpp"
+#include "heist_test.hpp"
+
+namespace {
+
+using heist::Context;
+using heist::SpawnPolicy;
+
+long fib_seq(int n) {
+  long a = 0, b = 1;
+  for (int i = 0; i < n; ++i) {
+    const long c = a + b;
+    a = b;
+    b = c;
+  }
+  return a;
+}
+
+// Bodies count the times their Context disagreed with the runtime's level
+// for the task running on this worker's stack now.
+std::atomic<long> g_level_mismatches{0};
+void check_level(Context c) {
+  const heist::detail::WorkerCore* w = heist::detail::tls_worker;
+  if (c.level() != w->frame_level + w->above_frame) g_level_mismatches.fetch_add(1, std::memory_order_relaxed);
+}
+
+// ---------------------------------------------------------------- the body forms
+
+long fib_body(Context c, int n);
+const auto fib_task = heist::register_task<fib_body>("test_context.fib");
+long fib_body(Context c, int n) {
+  check_level(c);
+  if (n < 2) return n;
+  long a = -1, b = -1;
+  heist::spawn(c, fib_task, n - 1, &a);
+  heist::spawn(c, fib_task, n - 2, &b);
+  heist::wait(c);
+  check_level(c);  // after the wait: under work-first the rest of the body may run on another worker
+  return a + b;
+}
+
+// Lace's shape: spawn one child, call the other (the same task, the same
+// Context), wait.
+long lace_body(Context c, const int& n);
+const auto lace_task = heist::register_task<lace_body>("test_context.lace");
+long lace_body(Context c, const int& n) {
+  check_level(c);
+  if (n < 2) return n;
+  long a = -1;
+  heist::spawn(c, lace_task, n - 1, &a);
+  const long b = lace_body(c, n - 2);
+  heist::wait(c);
+  check_level(c);
+  return a + b;
+}
+
+// The output-pointer form.
+void out_body(Context c, const int& n, long* out);
+const auto out_task = heist::register_task<out_body>("test_context.out");
+void out_body(Context c, const int& n, long* out) {
+  check_level(c);
+  if (n < 2) {
+    *out = n;
+    return;
+  }
+  long a = -1, b = -1;
+  heist::spawn(c, out_task, n - 1, &a);
+  heist::spawn(c, out_task, n - 2, &b);
+  heist::wait(c);
+  *out = a + b;
+}
+
+// The form without a result, spawned joined and as escaping asyncs: a
+// binary tree of ids, each run counted.
+std::vector<std::atomic<int>>* g_runs = nullptr;
+struct TreeIn {
+  std::uint32_t id;
+  std::uint32_t depth;
+};
+void tree_body(Context c, const TreeIn& in);
+const auto tree_task = heist::register_task<tree_body>("test_context.tree");
+void escaping_body(Context c, const TreeIn& in);
+const auto escaping_task = heist::register_task<escaping_body>("test_context.escaping");
+void tree_body(Context c, const TreeIn& in) {
+  check_level(c);
+  (*g_runs)[in.id].fetch_add(1, std::memory_order_relaxed);
+  if (in.depth == 0) return;
+  heist::spawn(c, tree_task, TreeIn{2 * in.id + 1, in.depth - 1});
+  heist::spawn(c, tree_task, TreeIn{2 * in.id + 2, in.depth - 1});
+  // no wait(): the implicit one at the end of the task
+}
+void escaping_body(Context c, const TreeIn& in) {
+  check_level(c);
+  (*g_runs)[in.id].fetch_add(1, std::memory_order_relaxed);
+  if (in.depth == 0) return;
+  heist::async(c, escaping_task, TreeIn{2 * in.id + 1, in.depth - 1});
+  heist::async(c, escaping_task, TreeIn{2 * in.id + 2, in.depth - 1});
+}
+
+// A plain body (no Context) and a Context body that call each other's way.
+long plain_fib_body(int n);
+const auto plain_fib_task = heist::register_task<plain_fib_body>("test_context.plain_fib");
+long mixed_body(Context c, int n);
+const auto mixed_task = heist::register_task<mixed_body>("test_context.mixed");
+long plain_fib_body(int n) {
+  if (n < 2) return n;
+  long a = -1, b = -1;
+  heist::spawn(mixed_task, n - 1, &a);  // a Context body spawned by the plain call
+  heist::spawn(plain_fib_task, n - 2, &b);
+  heist::wait();
+  return a + b;
+}
+long mixed_body(Context c, int n) {
+  check_level(c);
+  if (n < 2) return n;
+  long a = -1, b = -1, d = -1;
+  heist::spawn(c, plain_fib_task, n - 1, &a);  // a plain body spawned with the Context
+  heist::spawn(mixed_task, n - 2, &b);         // the plain call inside a Context body
+  heist::wait();                               // and the plain wait
+  check_level(c);
+  heist::spawn(c, mixed_task, n - 2, &d);
+  heist::wait(c);
+  return a + b + (d - b);
+}
+
+long failing_value_body(Context c, int n);
+const auto failing_task = heist::register_task<failing_value_body>("test_context.failing");
+long failing_value_body(Context c, int n) {
+  check_level(c);
+  if (n == 0) throw std::runtime_error("failing Context task");
+  long a = -1, b = -1;
+  heist::spawn(c, fib_task, 10, &a);
+  heist::spawn(c, failing_task, n - 1, &b);  // fails at the bottom of the chain
+  heist::wait(c);
+  return a + b;
+}
+
+class ContextTasks : public ::testing::TestWithParam<heist_test::WorkersPolicy> {
+ protected:
+  void SetUp() override { g_level_mismatches.store(0); }
+  void TearDown() override { EXPECT_EQ(g_level_mismatches.load(), 0) << "a body's Context disagreed with its level"; }
+  int workers() const { return std::get<0>(GetParam()); }
+  SpawnPolicy policy() const { return std::get<1>(GetParam()); }
+  heist::Options opts() const { return heist_test::options(workers(), policy()); }
+  int fib_n() const { return heist_test::scale_divisor() > 1 ? 18 : 23; }
+};
+
+TEST_P(ContextTasks, ValueBodiesReturnTheirResults) {
+  heist::Runtime rt(opts());
+  const int n = fib_n();
+  for (int rep = 0; rep < 2; ++rep) {
+    long two = -1, lace = -1, out = -1;
+    heist::spawn(fib_task, n, &two);  // Context bodies spawned by the plain call
+    heist::spawn(lace_task, n, &lace);
+    heist::spawn(out_task, n, &out);
+    heist::wait();
+    EXPECT_EQ(two, fib_seq(n));
+    EXPECT_EQ(lace, fib_seq(n));
+    EXPECT_EQ(out, fib_seq(n));
+  }
+  // Many roots at once, from inside a task that took a Context.
+  long r[12];
+  heist::finish([&] {
+    heist::async([&] {
+      for (int i = 0; i < 12; ++i) heist::spawn(lace_task, i + 5, &r[i]);
+      heist::wait();
+    });
+  });
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(r[i], fib_seq(i + 5)) << i;
+}
+
+TEST_P(ContextTasks, EveryTaskRunsExactlyOnce) {
+  heist::Runtime rt(opts());
+  const std::uint32_t depth = heist_test::scale_divisor() > 1 ? 10 : 14;
+  std::vector<std::atomic<int>> runs((std::size_t{2} << depth) - 1);
+  g_runs = &runs;
+  for (const bool joined : {true, false}) {
+    for (auto& r : runs) r.store(0);
+    heist::finish([&] {
+      if (joined) {
+        heist::spawn(tree_task, TreeIn{0, depth});
+      } else {
+        heist::async(escaping_task, TreeIn{0, depth});
+      }
+    });
+    std::size_t wrong = 0;
+    for (auto& r : runs) wrong += r.load() != 1;
+    EXPECT_EQ(wrong, 0u) << (joined ? "joined" : "escaping") << " tree: tasks not run exactly once";
+  }
+  g_runs = nullptr;
+}
+
+TEST_P(ContextTasks, PlainAndContextCallsMix) {
+  heist::Runtime rt(opts());
+  const int n = heist_test::scale_divisor() > 1 ? 16 : 20;
+  long a = -1, b = -1;
+  heist::spawn(mixed_task, n, &a);
+  heist::spawn(plain_fib_task, n, &b);
+  heist::wait();
+  EXPECT_EQ(a, fib_seq(n));
+  EXPECT_EQ(b, fib_seq(n));
+}
+
+TEST_P(ContextTasks, ExceptionReachesTheWaitAndLevelsRecover) {
+  heist::Runtime rt(opts());
+  long out = -1;
+  EXPECT_THROW(
+      {
+        heist::spawn(failing_task, 12, &out);
+        heist::wait();
+      },
+      std::runtime_error);
+  heist::wait();
+  // The levels the inline paths stored on the way out of the throw are the
+  // ones the next tasks are checked against.
+  long r = -1;
+  heist::spawn(lace_task, fib_n(), &r);
+  EXPECT_NO_THROW(heist::wait());
+  EXPECT_EQ(r, fib_seq(fib_n()));
+}
+
+// fence() inside a Context body orders its spawns like the plain calls'.
+std::atomic<std::int64_t> g_seq{0};
+struct Stamp {
+  std::atomic<std::int64_t> start{-1}, end{-1};
+};
+Stamp g_stamps[64];
+void stamped_body(Context c, const int& i) {
+  check_level(c);
+  g_stamps[i].start.store(g_seq.fetch_add(1));
+  if (i % 8 == 0) {  // some of them with children of their own
+    long x = -1;
+    heist::spawn(c, fib_task, 8, &x);
+    heist::wait(c);
+  }
+  g_stamps[i].end.store(g_seq.fetch_add(1));
+}
+const auto stamped_task = heist::register_task<stamped_body>("test_context.stamped");
+void fenced_body(Context c, const int& per) {
+  for (int i = 0; i < per; ++i) heist::spawn(c, stamped_task, i);
+  heist::fence();
+  for (int i = per; i < 2 * per; ++i) heist::spawn(c, stamped_task, i);
+  heist::wait(c);
+}
+const auto fenced_task = heist::register_task<fenced_body>("test_context.fenced");
+
+TEST_P(ContextTasks, FenceOrdersContextSpawns) {
+  heist::Runtime rt(opts());
+  constexpr int per = 32;
+  for (auto& s : g_stamps) s.start.store(-1), s.end.store(-1);
+  heist::spawn(fenced_task, per);
+  heist::wait();
+  std::int64_t last_end = -1, first_start = std::numeric_limits<std::int64_t>::max();
+  for (int i = 0; i < per; ++i) last_end = std::max(last_end, g_stamps[i].end.load());
+  for (int i = per; i < 2 * per; ++i) first_start = std::min(first_start, g_stamps[i].start.load());
+  for (int i = 0; i < 2 * per; ++i) EXPECT_GE(g_stamps[i].end.load(), 0) << i;
+  EXPECT_LT(last_end, first_start) << "a task spawned after fence() started before one spawned before it ended";
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, ContextTasks,
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
+                         [](const auto& info) {
+                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+                         });
+INSTANTIATE_TEST_SUITE_P(Continuations, ContextTasks, ::testing::ValuesIn(heist_test::kContinuationRuns),
+                         [](const auto& info) {
+                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+                         });
+
+}  // namespace
