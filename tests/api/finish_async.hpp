@@ -37,7 +37,7 @@ inline int count_not_one(const std::vector<std::atomic<int>>& v) {
 
 // INSTANTIATE_TEST_SUITE_P's name generator: w2_help_first.
 inline std::string instance_name(const ::testing::TestParamInfo<heist_test::WorkersPolicy>& info) {
-  return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
+  return heist_test::WorkersPolicyName{}(info);
 }
 
 }  // namespace finish_async_test

@@ -21,13 +21,7 @@ TEST_P(AsyncAnyTus, SameTypeNameInTwoTranslationUnits) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, AsyncAnyTus,
-                         ::testing::Combine(::testing::Values(1, 2), ::testing::ValuesIn(heist_test::kStackPolicies)),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
-INSTANTIATE_TEST_SUITE_P(Continuations, AsyncAnyTus, ::testing::ValuesIn(heist_test::kContinuationRuns),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
+                         ::testing::Combine(::testing::Values(1, 2), ::testing::ValuesIn(heist_test::kStackPolicies)), heist_test::WorkersPolicyName());
+INSTANTIATE_TEST_SUITE_P(Continuations, AsyncAnyTus, ::testing::ValuesIn(heist_test::kContinuationRuns), heist_test::WorkersPolicyName());
 
 }  // namespace

@@ -22,15 +22,7 @@ namespace {
 using heist::Context;
 using heist::SpawnPolicy;
 
-long fib_seq(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long c = a + b;
-    a = b;
-    b = c;
-  }
-  return a;
-}
+long fib_seq(int n) { return heist_test::fib_iterative(n); }
 
 // Bodies count the times their Context disagreed with the runtime's level
 // for the task running on this worker's stack now.
@@ -274,13 +266,7 @@ TEST_P(ContextTasks, FenceOrdersContextSpawns) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, ContextTasks,
-                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
-INSTANTIATE_TEST_SUITE_P(Continuations, ContextTasks, ::testing::ValuesIn(heist_test::kContinuationRuns),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)), heist_test::WorkersPolicyName());
+INSTANTIATE_TEST_SUITE_P(Continuations, ContextTasks, ::testing::ValuesIn(heist_test::kContinuationRuns), heist_test::WorkersPolicyName());
 
 }  // namespace

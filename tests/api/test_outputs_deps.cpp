@@ -25,15 +25,7 @@ using heist_test::scaled;
 std::atomic<std::int64_t> g_seq{0};
 std::int64_t tick() { return g_seq.fetch_add(1, std::memory_order_acq_rel); }
 
-long fib_seq(int n) {
-  long a = 0, b = 1;
-  for (int i = 0; i < n; ++i) {
-    const long c = a + b;
-    a = b;
-    b = c;
-  }
-  return a;
-}
+long fib_seq(int n) { return heist_test::fib_iterative(n); }
 
 // ---------------------------------------------------------------- registered tasks
 
@@ -558,14 +550,8 @@ TEST(FenceEdge, FenceWithDequeAtItsMaximum) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, OutputsDeps,
-                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
-INSTANTIATE_TEST_SUITE_P(Continuations, OutputsDeps, ::testing::ValuesIn(heist_test::kContinuationRuns),
-                         [](const auto& info) {
-                           return heist_test::param_name(std::get<0>(info.param), std::get<1>(info.param));
-                         });
+                         ::testing::Combine(::testing::Values(1, 2, 3, 4), ::testing::ValuesIn(heist_test::kStackPolicies)), heist_test::WorkersPolicyName());
+INSTANTIATE_TEST_SUITE_P(Continuations, OutputsDeps, ::testing::ValuesIn(heist_test::kContinuationRuns), heist_test::WorkersPolicyName());
 
 // ---------------------------------------------------------------- many workers
 

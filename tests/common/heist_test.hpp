@@ -72,6 +72,25 @@ inline std::string param_name(int workers, heist::SpawnPolicy policy) {
   return name;
 }
 
+// gtest's name generator for a WorkersPolicy parameter, e.g. "w2_help_first".
+struct WorkersPolicyName {
+  template <class Info>
+  std::string operator()(const Info& info) const {
+    return param_name(std::get<0>(info.param), std::get<1>(info.param));
+  }
+};
+
+// fib(n) by iteration: what the task-parallel fibs of the tests must return.
+inline long fib_iterative(int n) {
+  long a = 0, b = 1;
+  for (int i = 0; i < n; ++i) {
+    const long c = a + b;
+    a = b;
+    b = c;
+  }
+  return a;
+}
+
 // Runs f on a fresh thread with a `stack_bytes` stack and rethrows what it
 // threw. The runtime's worker 0 is the thread that creates the Runtime, so
 // a test that recurses deeply inline creates its Runtime inside f.
