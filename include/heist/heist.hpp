@@ -213,7 +213,8 @@ class Task {
 };
 
 namespace detail {
-// Body's own arguments, after the Context c if it takes one.
+// Body's own arguments, after the Context c if it takes one (for
+// call_body_at, which every spawn calls the body through).
 template <auto Body, class... Args>
 HEIST_INLINE decltype(auto) apply_body([[maybe_unused]] Context c, Args&&... args) {
   if constexpr (FnTraits<decltype(+Body)>::takes_context) {
@@ -418,7 +419,9 @@ template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context child) { detail::apply_body<Body>(child, in); });
+    return detail::run_inline_at(w, ctx, [&](Context child) {
+      detail::call_body_at<Body, typename Task<Body>::In, void>(child, in, nullptr);
+    });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::joined);
 }
 
@@ -435,7 +438,9 @@ template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
   if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context child) { detail::apply_body<Body>(child, in); });
+    return detail::run_inline_at(w, ctx, [&](Context child) {
+      detail::call_body_at<Body, typename Task<Body>::In, void>(child, in, nullptr);
+    });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
 }
 
