@@ -138,6 +138,7 @@ class Engine {
     std::vector<Frame> stack;
     int depth = 0, help_depth = 0, rank = 0;
     double runnable_at = 0;  // when its count drained
+    double since = 0;        // when it was suspended (BusyProfile::suspended)
   };
   static constexpr double kFiberSwitchNs = 100;
   // What a worker's pending event is.
@@ -181,6 +182,7 @@ class Engine {
     double search_since = 0;   // went idle
     double idle_from = 0;      // out of tasks since (the busy profile's; search_since leaves out steals)
     double attempt_start = 0;  // current attempt began
+    double remote_since = -1;  // its steal from another process began (BusyProfile::remote); -1: none
     // the attempt in flight
     policy::SearchStep next{};
     bool pending_step = false;  // `next` was drawn already (pause)
@@ -291,6 +293,13 @@ class Engine {
   void issue_remote_op(Worker& w, double t);
   void receive(Worker& w, double t);
   void attempt_failed(Worker& w, double t);
+  // A steal from another process ended at t (its answer arrived, or it took
+  // nothing): the busy profile's remote share gets its stretch.
+  void end_remote(Worker& w, double t) {
+    if (w.remote_since < 0) return;
+    profile_.remote(w.remote_since, t);
+    w.remote_since = -1;
+  }
   void poll_round(Worker& w, double t);
   void pause(Worker& w, double t);
   // The next back-off step (waiting or idle limits); without `advance`, one pause (round 0).
@@ -575,6 +584,7 @@ SimResult Engine<W>::run() {
     const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
     w.search_ns += std::max(0.0, makespan_ - idle_from);
     profile_.idle(w.step == Step::busy ? w.clock : w.idle_from, makespan_);
+    if (w.remote_since >= 0) profile_.remote(w.remote_since, makespan_);  // a steal in flight at the end
     result_.tasks += w.executed;
     result_.inlined += w.inlined;
     result_.queued += w.queued_spawns;

@@ -232,6 +232,7 @@ void Engine<W>::suspend(Worker& w, int join) {
   held.depth = w.depth;
   held.help_depth = w.help_depth;
   held.rank = w.rank;
+  held.since = w.clock;
   w.stack.clear();
   w.depth = 0;
   w.help_depth = 0;
@@ -256,6 +257,7 @@ bool Engine<W>::resume_suspended(Worker& w, double at) {
   w.help_depth = held.help_depth;
   w.credits = 0;
   free_suspended_.push_back(id);
+  profile_.suspended(held.since, at);
   w.clock = at + kFiberSwitchNs;
   w.work_ns += kFiberSwitchNs;
   return true;

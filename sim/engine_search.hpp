@@ -70,6 +70,7 @@ void Engine<W>::start_attempt(Worker& w, double t) {
     w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
     w.polls = 0;
   }
+  w.remote_since = t;
   issue_remote_op(w, t);
 }
 
@@ -226,6 +227,7 @@ void Engine<W>::release_token(Worker& w) {
 // a round is due; otherwise back off.
 template <class W>
 void Engine<W>::attempt_failed(Worker& w, double t) {
+  end_remote(w, t);
   // MailboxBalance::awaits_answer: the rank w last asked still has this process's request open.
   // One process has no Process records (procs_ is empty) and asks no one.
   bool awaited = false;
@@ -290,6 +292,7 @@ void Engine<W>::pause(Worker& w, double t) {
 
 template <class W>
 void Engine<W>::receive(Worker& w, double t) {
+  end_remote(w, t);
   const auto k = static_cast<std::uint32_t>(w.incoming.size());
   for (const Task& task : w.incoming) w.deque.push(task, false);
   if (w.deque.wanted()) w.deque.release();

@@ -93,7 +93,10 @@ nlohmann::json report_json(const std::string& app, const nlohmann::json& params,
                    {"owner_window_ops", r.messages.owner_ops}};
   j["time_breakdown_s"] = {{"work", r.work_s}, {"search", r.search_s}, {"steal", r.steal_s}};
   if (!r.busy_profile.busy.empty())
-    j["busy_profile"] = {{"bucket_s", r.busy_profile.bucket_s}, {"busy", r.busy_profile.busy}};
+    j["busy_profile"] = {{"bucket_s", r.busy_profile.bucket_s},
+                         {"busy", r.busy_profile.busy},
+                         {"remote", r.busy_profile.remote},
+                         {"suspended", r.busy_profile.suspended}};
   j["simulator"] = {{"events", r.events},
                     {"wall_s", r.wall_s},
                     {"tasks_per_wall_s", r.wall_s > 0 ? static_cast<double>(r.tasks) / r.wall_s : 0.0}};

@@ -12,7 +12,9 @@ fib and nqueens runs; UTS between ranks is within 0.2 % (docs/simulator.md).
 
 --expect-busy-profile N: the run had --busy-profile N: busy_profile holds
 N/2 to N shares in [0, 1] whose busy time is the run's time less its search
-and steals (without it, the report has no busy_profile).
+and steals, a remote share per bucket within its idle share (none in one
+process), and a count of suspended stacks per bucket, never negative
+(without it, the report has no busy_profile).
 """
 import sys
 
@@ -80,6 +82,15 @@ def check_busy_profile(report, buckets):
         fail(f"{len(shares)} buckets for --busy-profile {buckets}")
     if any(not 0 <= b <= 1 for b in shares):
         fail("a busy share outside [0, 1]")
+    remote, suspended = profile["remote"], profile["suspended"]
+    if len(remote) != len(shares) or len(suspended) != len(shares):
+        fail("busy_profile's remote and suspended do not have one value per bucket")
+    if any(not 0 <= r <= 1 - b + 1e-9 for r, b in zip(remote, shares)):
+        fail("a remote share outside [0, 1 - busy]")
+    if report["ranks"] == 1 and any(remote):
+        fail("a remote share in a run of one process")
+    if any(s < 0 for s in suspended):
+        fail("a negative count of suspended stacks")
     busy = sum(b * min(width, t - i * width) for i, b in enumerate(shares)) * report["workers"]
     idle = report["time_s"] * report["workers"] - busy
     parts = report["time_breakdown_s"]

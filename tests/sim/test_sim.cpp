@@ -429,12 +429,47 @@ TEST(SimBusyProfile, BusyTimeIsTheRunsWork) {
     if (nodes == 1) EXPECT_NEAR(busy, r.work_s, 1e-9 * r.work_s) << nodes;
     else EXPECT_GT(busy, r.work_s) << nodes;
     EXPECT_LT(p.busy.front(), 1.0) << nodes;  // the others start idle
+    // Steals from another process are a part of the idle time; one process has none.
+    ASSERT_EQ(p.remote.size(), p.busy.size()) << nodes;
+    double remote = 0;
+    for (std::size_t i = 0; i < p.busy.size(); ++i) {
+      EXPECT_LE(p.remote[i], 1.0 - p.busy[i] + 1e-9) << nodes << " bucket " << i;
+      remote += p.remote[i];
+    }
+    if (nodes == 1) EXPECT_EQ(remote, 0.0);
+    else EXPECT_GT(remote, 0.0);
+    // UTS's tasks are escaping asyncs: no wait, nothing suspended.
+    ASSERT_EQ(p.suspended.size(), p.busy.size()) << nodes;
+    for (const double s : p.suspended) EXPECT_EQ(s, 0.0) << nodes;
   }
   SimConfig single = config(1, 1, 1, 1, heist::StealProtocolKind::sws);
   single.busy_buckets = 8;
   const SimResult one = heist::sim::simulate(w, single);
   ASSERT_FALSE(one.busy_profile.busy.empty());
   for (const double b : one.busy_profile.busy) EXPECT_DOUBLE_EQ(b, 1.0);
+}
+
+// fib's waits across processes suspend (--suspend-waits auto): the profile's
+// suspended series is the stacks set aside, its time integral the run's
+// suspended stack-time; on one worker nothing waits for another process.
+TEST(SimBusyProfile, SuspendedWaitsAcrossProcesses) {
+  const AnyWorkload fib = heist::sim::make_workload("fib", {{"n", 18}, {"cutoff", 0}});
+  SimConfig c = config(2, 2, 4, 1, heist::StealProtocolKind::sws);
+  c.busy_buckets = 16;
+  const SimResult r = heist::sim::simulate(fib, c);
+  ASSERT_GT(r.suspensions, 0u);
+  const auto& p = r.busy_profile;
+  ASSERT_EQ(p.suspended.size(), p.busy.size());
+  double stack_time = 0;
+  for (std::size_t i = 0; i < p.suspended.size(); ++i) {
+    EXPECT_GE(p.suspended[i], 0.0);
+    stack_time += p.suspended[i] * std::min(p.bucket_s, r.time_s - static_cast<double>(i) * p.bucket_s);
+  }
+  EXPECT_GT(stack_time, 0.0);
+  SimConfig single = config(1, 1, 1, 1, heist::StealProtocolKind::sws);
+  single.busy_buckets = 8;
+  const SimResult one = heist::sim::simulate(fib, single);
+  for (const double s : one.busy_profile.suspended) EXPECT_EQ(s, 0.0);
 }
 
 // Issue 15, matmul's shape: one producer on rank 0 spawns 400 tasks of 6 ms,

@@ -215,7 +215,9 @@ def busy_reports(paths):
 
 def plot_busy(paths, out):
     """The share of workers running tasks over simulated time, one line per
-    report (`heist sim --busy-profile N --json`)."""
+    report (`heist sim --busy-profile N --json`), and dashed in the same
+    colour the share inside steals from another process (`remote`) where the
+    run had several."""
     reports = busy_reports(paths)
     if not reports:
         sys.exit("plot busy: no report with a busy_profile (run heist sim with --busy-profile N --json)")
@@ -224,11 +226,16 @@ def plot_busy(paths, out):
         width_ms = r["busy_profile"]["bucket_s"] * 1e3
         shares = r["busy_profile"]["busy"]
         xs = [i * width_ms for i in range(len(shares) + 1)]
-        ax.step(xs, shares + shares[-1:], where="post", label=f"{label}: {r['time_s'] * 1e3:.3g} ms")
+        line, = ax.step(xs, shares + shares[-1:], where="post", label=f"{label}: {r['time_s'] * 1e3:.3g} ms")
+        remote = r["busy_profile"].get("remote", [])
+        if any(remote):
+            ax.step(xs, remote + remote[-1:], where="post", linestyle="--", color=line.get_color(),
+                    label=f"{label}: stealing from another process")
         print(f"{label}: {r['time_s'] * 1e3:.4g} ms simulated, mean busy share "
-              f"{sum(shares) / len(shares):.2f}")
+              f"{sum(shares) / len(shares):.2f}"
+              + (f", mean share stealing across processes {sum(remote) / len(remote):.2f}" if remote else ""))
     ax.set_xlabel("simulated time (ms)")
-    ax.set_ylabel("workers running tasks")
+    ax.set_ylabel("share of workers")
     ax.set_ylim(0, 1.02)
     ax.legend(fontsize=7)
     save(fig, out)
