@@ -11,10 +11,11 @@
 // found nothing) with idle(), every steal attempt on another process's
 // window from its first operation to its answer with remote(), and every
 // suspended stack from its suspension to its resumption with suspended();
-// the profile adds each to buckets of equal width. The makespan is not known until the end, so the buckets start
-// 100 ns wide and double (neighbours merged) whenever a stretch ends past
-// the last one: memory stays at N buckets, and a run ending at T comes out
-// as between N/2 and N buckets of the smallest width 100 ns · 2^k with
+// the profile adds each to buckets of equal width. The makespan is not
+// known until the end, so the buckets start 100 ns wide and double
+// (neighbours merged) whenever a stretch ends past the last one: memory
+// stays at N buckets, and a run ending at T comes out as between N/2 and N
+// buckets of the smallest width 100 ns · 2^k with
 // T <= N · width.
 #pragma once
 

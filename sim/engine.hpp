@@ -584,7 +584,7 @@ SimResult Engine<W>::run() {
     const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
     w.search_ns += std::max(0.0, makespan_ - idle_from);
     profile_.idle(w.step == Step::busy ? w.clock : w.idle_from, makespan_);
-    if (w.remote_since >= 0) profile_.remote(w.remote_since, makespan_);  // a steal in flight at the end
+    end_remote(w, makespan_);  // a steal still in flight at the end
     result_.tasks += w.executed;
     result_.inlined += w.inlined;
     result_.queued += w.queued_spawns;
