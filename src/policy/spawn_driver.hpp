@@ -48,6 +48,12 @@ struct SpawnStep {
   // 5 seeds: 3.33 ms all private, 3.93 half, 3.78 one), and one is all
   // bpc needs to find its next producer without a failed steal.
   bool publish_one = false;
+  // run_inline: the answer stands until a thief asks or the stack is full
+  // (SpawnDecider::inline_until_asked), never in a paced run, whose slow
+  // path is also where it polls: a fast path that counts nothing may then
+  // inline past `credits` (the runtime's path for a body's Context,
+  // WorkerCore::context_limit).
+  bool until_asked = false;
 };
 
 class SpawnDriver {
@@ -82,7 +88,7 @@ class SpawnDriver {
   // credit grant (millions of times a second); GCC left it out of line
   // once the slow path itself was inlined (38 instructions a queued spawn).
   [[gnu::always_inline]] SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
-    SpawnStep step{decider_.decide(kind, facts), 0, false, false, false};
+    SpawnStep step{decider_.decide(kind, facts), 0, false, false, false, false};
     step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;
     step.reroot = decider_.reroot();
     step.publish_one = step.action == SpawnAction::queue_public && decider_.top_level();
@@ -90,6 +96,7 @@ class SpawnDriver {
       const std::int64_t wanted = decider_.inline_credits();
       step.credits = paced_run ? paced(kind == SpawnPolicy::bounded ? std::min(wanted, kPolledBoundedCredits) : wanted, now_ns)
                                : wanted;
+      step.until_asked = !paced_run && decider_.inline_until_asked(kind);
     }
     if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);
     return step;

@@ -193,6 +193,18 @@ class SpawnDecider {
   // After a run_inline answer, how many further spawns may run inline
   // without asking again (the runtime's fast path spends them).
   std::int64_t inline_credits() const noexcept { return credits_; }
+  // After a run_inline answer: the answer stands until a thief asks or the
+  // stack is full, so a fast path that only tests those two (and counts no
+  // spawn) decides as this policy would. inline always inlines; bounded
+  // with demand on inlines until demand: a thief raises work_wanted when it
+  // finds nothing public or takes the last public task, and a spawn at a
+  // queued generation (SpawnFacts::levels) never gets here, as inline
+  // children inherit their parent's generation. bounded without demand
+  // queues again once thieves took tasks from a full queue, which only its
+  // next look sees; slaw counts every spawn; work-first exposes by depth.
+  bool inline_until_asked(SpawnPolicy kind) const noexcept {
+    return kind == SpawnPolicy::inline_child || (kind == SpawnPolicy::bounded && demand_);
+  }
 
   bool slaw_help_first() const noexcept { return slaw_help_first_; }
   // The last decision asks the caller to count the spawning task's

@@ -306,6 +306,45 @@ TEST(SpawnDriver, AThiefAskingReleasesPrivateTasks) {
   EXPECT_FALSE(step.release);
 }
 
+// Which inline answers stand until a thief asks (the store-free path of a
+// body's Context may then skip counting spawns): inline's and bounded's
+// with demand, in one process; not bounded's without demand (a full queue
+// that thieves drain is seen only by its next look), not slaw's or
+// work-first's (they count spawns and depth), and never in a paced run
+// (its slow path is where it polls).
+TEST(SpawnDriver, InlineAnswersThatStandUntilAThiefAsks) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;  // queue_demand on
+  SpawnFacts f;
+  f.held = 1;
+  f.public_tasks = 1;  // nobody needs more: inline
+  f.levels = 5;        // below the queued generations
+  SpawnDriver d(o, 2);
+  SpawnStep step = d.decide(SpawnPolicy::bounded, f, false, 0);
+  ASSERT_EQ(step.action, SpawnAction::run_inline);
+  EXPECT_TRUE(step.until_asked);
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, true, 0).until_asked);  // paced: polls on its slow path
+  step = d.decide(SpawnPolicy::inline_child, f, false, 0);
+  ASSERT_EQ(step.action, SpawnAction::run_inline);
+  EXPECT_TRUE(step.until_asked);
+  EXPECT_FALSE(d.decide(SpawnPolicy::help_first, f, false, 0).until_asked);  // queues
+  f.public_tasks = 0;  // demanded: queued, no inline answer at all
+  EXPECT_FALSE(d.decide(SpawnPolicy::bounded, f, false, 0).until_asked);
+  o.queue_demand = false;
+  o.queue_bound = 1;
+  SpawnDriver full(o, 2);
+  step = full.decide(SpawnPolicy::bounded, f, false, 0);  // held at the bound: inline, until the next look
+  ASSERT_EQ(step.action, SpawnAction::run_inline);
+  EXPECT_FALSE(step.until_asked);
+  SpawnFacts deep;
+  deep.inline_frames = 1;
+  deep.queued = 0;
+  SpawnDriver slaw(o, 2);
+  EXPECT_FALSE(slaw.decide(SpawnPolicy::slaw, deep, false, 0).until_asked);
+  deep.can_expose = false;
+  EXPECT_FALSE(slaw.decide(SpawnPolicy::work_first, deep, false, 0).until_asked);
+}
+
 TEST(SpawnDriver, AThiefAskingAWorkerWithNothingPrivateRerootsItsTask) {
   Options o;
   o.policy = SpawnPolicy::bounded;  // queue_demand on, queued_levels auto
