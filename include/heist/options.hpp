@@ -192,6 +192,10 @@ struct Options {
   int queued_levels = -1;    // bounded + demand: spawns of the first this-many task generations below a stolen
                              // (or root) task are queued, not inlined (a task's n-th queued child counts
                              // 1 + log2 n generations below it); -1 = from the run's workers (SpawnPolicy)
+  // Count the inline spawns of bodies that take a Context (tasks_created,
+  // tasks_inlined); off, they may take the store-free path (heist::Context)
+  // and go uncounted.
+  bool count_context_spawns = false;
   ChunkSpec chunk = ChunkSpec::runtime_default();  // tasks a thief takes, by level (processes and nodes included)
   VictimSpec victim{};   // which victim a thief tries next
   // success-only: tasks an answer carries, at most; 0 = auto (policy::answer_max_auto: 128 / the other ranks,

@@ -37,6 +37,10 @@ struct WorkerStats {
   std::uint64_t releases = 0;        // times the owner moved tasks to its public part
   std::uint64_t acquires = 0;        // times the owner took public tasks back
   std::uint64_t max_queue = 0;       // largest queue length seen at a spawn
+  // Inline decisions that let bodies taking a heist::Context spawn on the
+  // store-free path: when nonzero, tasks_created, tasks_inlined and
+  // tasks_executed leave those spawns out (--count-context-spawns on counts them).
+  std::uint64_t uncounted_grants = 0;
   // Continuation stealing (work-first, adaptive; zero otherwise).
   std::uint64_t continuations_exposed = 0;  // spawns that ran the child on a fresh fiber, parent stealable
   std::uint64_t continuations_stolen = 0;   // continuations this worker resumed for another

@@ -50,6 +50,12 @@ double parse_double(const std::string& text, double min, double max, const char*
   return value;
 }
 
+bool parse_on_off(const std::string& text, const char* flag) {
+  if (text == "on" || text == "1" || text == "true") return true;
+  if (text == "off" || text == "0" || text == "false") return false;
+  throw OptionError(std::string(flag) + ": '" + text + "' is not on or off");
+}
+
 template <class E>
 E parse_choice(const std::string& text, const char* flag, std::initializer_list<E> choices) {
   std::string names;
@@ -79,11 +85,7 @@ const OptionSpec kTable[] = {
     {"queue_demand", "HEIST_QUEUE_DEMAND", "--queue-demand",
      "bounded: queue a task only while this worker has fewer public tasks than idle workers (at least one) or a thief asked (on|off)",
      [](const Options& o) { return std::string(o.queue_demand ? "on" : "off"); },
-     [](Options& o, const std::string& v) {
-       if (v == "on" || v == "1" || v == "true") o.queue_demand = true;
-       else if (v == "off" || v == "0" || v == "false") o.queue_demand = false;
-       else throw OptionError("--queue-demand: '" + v + "' is not on or off");
-     }, kSimulated},
+     [](Options& o, const std::string& v) { o.queue_demand = parse_on_off(v, "--queue-demand"); }, kSimulated},
     {"queued_levels", "HEIST_QUEUED_LEVELS", "--queued-levels",
      "bounded with --queue-demand on: spawns of the first N task generations below a stolen (or the root) task are "
      "queued, not run inline, so thieves find shallow work; a task's n-th queued child counts 1 + log2 n generations "
@@ -93,6 +95,12 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.queued_levels = v == "auto" ? -1 : parse_int(v, 0, 64, "--queued-levels");
      }, kSimulated},
+    {"count_context_spawns", "HEIST_COUNT_CONTEXT_SPAWNS", "--count-context-spawns",
+     "count the inline spawns of task bodies that take a heist::Context in tasks_created and tasks_inlined (on|off); "
+     "off, such spawns in one process without continuations, under inline or bounded with --queue-demand on, run "
+     "inline writing nothing, uncounted (stats: uncounted_grants)",
+     [](const Options& o) { return std::string(o.count_context_spawns ? "on" : "off"); },
+     [](Options& o, const std::string& v) { o.count_context_spawns = parse_on_off(v, "--count-context-spawns"); }},
     {"chunk", "HEIST_CHUNK", "--chunk",
      "tasks per steal, at every level: K, half, or hcs[:K] (K inside a node, half across nodes) with "
      "LEVEL=K|half overrides, e.g. hcs:2,node=half",

@@ -137,6 +137,7 @@ WorkerStats RunStats::total() const {
     t.releases += w.releases;
     t.acquires += w.acquires;
     t.max_queue = std::max(t.max_queue, w.max_queue);
+    t.uncounted_grants += w.uncounted_grants;
     t.continuations_exposed += w.continuations_exposed;
     t.continuations_stolen += w.continuations_stolen;
     t.suspensions += w.suspensions;

@@ -23,7 +23,9 @@ namespace heist::detail {
 namespace {
 constinit FrameCore outside_frame{.join = {}, .level = 0, .fenced = true};
 }  // namespace
-constinit WorkerCore outside_worker{.room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .work_wanted = {}};
+constinit WorkerCore outside_worker{
+    .room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .context_limit = 0,
+    .context_self = &outside_worker, .work_wanted = {}};
 constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = &outside_worker;
 }  // namespace heist::detail
 
@@ -44,6 +46,7 @@ Worker::Worker(Scheduler& scheduler, int id)
       run_policy_(scheduler.options().policy) {
   set_frame(&joins_.root_frame_);
   if (FiberPool* pool = scheduler.fiber_pool()) conts_ = std::make_unique<ContinuationEngine>(*this, *pool);
+  context_self = conts_ ? &detail::outside_worker : this;
 }
 
 void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {
@@ -83,9 +86,6 @@ void Worker::exchange_stack(StackState& s) noexcept {
   if (frame != nullptr && frame->fenced) drop_credits();  // credits follow the worker, not the stack: WorkerCore::room
 }
 
-void Worker::drop_credits() noexcept {
-  if (room < 0) queue_.grant(0);
-}
 void Worker::unbind() noexcept { detail::tls_worker = &detail::outside_worker; }
 
 bool Worker::waits_by_suspending() const noexcept {

@@ -223,7 +223,11 @@ class Worker : public detail::WorkerCore {
     frame_level = f->level;
     if (f->fenced) [[unlikely]] drop_credits();  // WorkerCore::room's invariant
   }
-  void drop_credits() noexcept;
+  // No inline grant left (credits, nor the store-free levels of a body's
+  // Context): the next spawn asks the policy.
+  void drop_credits() noexcept {
+    if (room < 0 || context_limit != 0) queue_.grant(0);
+  }
   void park();
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }
   bool remote_region() const noexcept { return remote_ != nullptr && remote_->region_active(); }

@@ -65,7 +65,7 @@ void Executor::execute(const std::byte* slot) {
     execute_foreign(slot);
     return;
   }
-  if (w.room < 0) w.queue_.grant(0);  // a new task, maybe under another policy: re-evaluate
+  w.drop_credits();  // a new task, maybe under another policy: re-evaluate
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.above_frame;  // the task's level
   // An async whose IEF this worker does not count locally (it was stolen,
@@ -106,6 +106,9 @@ void Executor::execute(const std::byte* slot) {
     Worker::resumed()->exec_.end_task(child, saved, h, completion, traced_from);
     return;
   }
+  // The body ran at its frame's level; a Context body's store-free spawns
+  // may have left another in above_frame (WorkerCore::context_limit).
+  w.above_frame = 0;
   if (!child.joined_drained()) w.joins_.wait_frame(child);  // the implicit wait at the end of a task
   close_task(saved, h, completion, traced_from);
 }
@@ -135,7 +138,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   --w.depth_;
   --w.above_frame;
   w.set_frame(saved);
-  if (w.room < 0) w.queue_.grant(0);  // credits granted under the task's policy
+  w.drop_credits();  // credits granted under the task's policy
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
   w.joins_.complete(completion);
@@ -155,7 +158,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   Worker& w = owner();
   const TaskHeader h = *task::header(slot);  // copied: the slot may be reused (execute)
   const task::TaskInfo& entry = w.sched_.registry()[h.fn_id];  // validated when it arrived
-  if (w.room < 0) w.queue_.grant(0);
+  w.drop_credits();
   ++w.no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.above_frame;  // the task's level
@@ -178,6 +181,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   } catch (...) {
     error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
   }
+  w.above_frame = 0;  // as in execute: the body's level, whatever a Context body's spawns left
   // Its joined children, as Joins::wait_frame, under the help floor; its
   // escaping asyncs alone (the proxy), as a finish, without one.
   const std::int64_t floor = child.joined_drained()

@@ -53,7 +53,10 @@ class WorkerQueue {
   [[noreturn]] void stack_exhausted() const;
   std::byte* queue_slot();  // the deque's next slot, or nullptr: run the spawn inline
   std::byte* queue_slot_full();  // the same when the deque is at its capacity
-  void grant(std::int64_t credits) noexcept;
+  // New inline credits (WorkerCore::room); with free_levels > 0, where the
+  // run allows it (free_inline_), also the store-free path of a body's
+  // Context for that many levels more (WorkerCore::context_limit).
+  void grant(std::int64_t credits, std::int64_t free_levels = 0) noexcept;
   std::uint64_t fast_inlined() const noexcept;
   void check_task(std::uint32_t fn, std::size_t in_size) const;
   [[noreturn]] [[gnu::cold]] void bad_task(std::uint32_t fn, std::size_t in_size) const;
@@ -89,6 +92,12 @@ class WorkerQueue {
   Publish publish_next_ = Publish::no;
   bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
   bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
+  // The run may use the store-free path of a body's Context: its spawns
+  // need not be counted (--count-context-spawns off). grant() also wants a
+  // worker without continuations: a stack switch would carry away a level
+  // that path does not store. Runs across processes get no such grant
+  // (SpawnStep::until_asked): their slow path is where they poll.
+  bool free_inline_;
   std::vector<std::byte> overflow_;  // slots that did not fit this deque (stride bytes each): stolen, delivered or released
   // take_oldest found no task in the deque that may leave the process when
   // the deque's migratable_pushed() was this: until it changes, none can be

@@ -36,7 +36,8 @@ std::uint16_t registered_flags(const task::TaskRegistry& registry, std::uint32_t
 WorkerQueue::WorkerQueue(const Options& options, std::size_t stride)
     : deque_(stride, options.deque_initial_tasks, options.deque_max_tasks),
       spawn_(options, options.workers),
-      input_capacity_(options.task_input_bytes) {}
+      input_capacity_(options.task_input_bytes),
+      free_inline_(!options.count_context_spawns) {}
 
 // Every slow-path spawn checks its task id and input size: the check stays
 // two compares inlined into the spawn, the messages are built out of line.
@@ -54,10 +55,17 @@ void WorkerQueue::bad_task(std::uint32_t fn, std::size_t in_size) const {
                               " input bytes, registered with " + std::to_string(registry[fn].in_size));
 }
 
-void WorkerQueue::grant(std::int64_t credits) noexcept {
-  fast_inlined_ += static_cast<std::uint64_t>(granted_ + owner().room);  // credits spent since the last grant
+void WorkerQueue::grant(std::int64_t credits, std::int64_t free_levels) noexcept {
+  Worker& w = owner();
+  fast_inlined_ += static_cast<std::uint64_t>(granted_ + w.room);  // credits spent since the last grant
   granted_ = credits;
-  owner().room = -credits;
+  w.room = -credits;
+  w.context_limit = 0;
+  if (free_levels > 0 && free_inline_ && w.conts_ == nullptr) {
+    // Up to the level the stack can reach (inline_budget), held to int.
+    w.context_limit = w.level() + static_cast<int>(std::min<std::int64_t>(free_levels, std::int64_t{1} << 24));
+    ++w.stats_.uncounted_grants;
+  }
 }
 
 std::uint64_t WorkerQueue::fast_inlined() const noexcept {
@@ -146,7 +154,11 @@ void WorkerQueue::stack_exhausted() const {
   switch (action) {
     case policy::SpawnAction::queue_public: publish_next_ = step.publish_one ? Publish::one : Publish::half; break;
     case policy::SpawnAction::run_inline:
-      grant(w.current_frame().fenced ? 0 : step.credits);  // WorkerCore::room: no credits under a fence
+      // WorkerCore::room: no credits under a fence; WorkerCore::context_limit:
+      // a decision that stands until a thief asks lets a body's Context
+      // inline down to the stack's limit, uncounted.
+      if (w.current_frame().fenced) grant(0);
+      else grant(step.credits, step.until_asked ? facts.inline_budget : 0);
       break;
     case policy::SpawnAction::stack_exhausted: stack_exhausted();
     case policy::SpawnAction::queue:
@@ -172,9 +184,13 @@ Frame& WorkerQueue::make_inline_frame() {
 
 // Called at the end of an inline task that made a frame (detail::run_inline),
 // still at the task's level: waits for its children, then closes the frame;
-// run_inline then stores the level it saved on entry.
+// run_inline then stores the level it saved on entry. The task's level is
+// its frame's: stored first, as a Context body's store-free spawns may
+// have left another (WorkerCore::context_limit), and the wait runs tasks
+// above it.
 void WorkerQueue::close_inline_frame() noexcept {
   Worker& w = owner();
+  w.above_frame = 0;
   Frame& f = w.current_frame();
   w.joins_.wait_frame(f);  // the implicit wait at the end of a task
   w.set_frame(f.parent);

@@ -180,7 +180,7 @@ detail::FrameCore* Joins::finish_begin(int policy) {
                            "--policy that steals them (work-first, adaptive)");
   }
   w.set_frame(&record);
-  if (w.room < 0) w.queue_.grant(0);  // the scope's policy decides from the next spawn on
+  w.drop_credits();  // the scope's policy decides from the next spawn on
   return &record;
 }
 

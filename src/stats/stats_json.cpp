@@ -26,6 +26,7 @@ nlohmann::json to_json(const WorkerStats& w) {
       {"steals", w.steals},               {"steal_attempts", w.steal_attempts},
       {"failed_steals", w.failed_steals}, {"releases", w.releases},
       {"acquires", w.acquires},           {"max_queue", w.max_queue},
+      {"uncounted_grants", w.uncounted_grants},
       {"continuations_exposed", w.continuations_exposed}, {"continuations_stolen", w.continuations_stolen},
       {"suspensions", w.suspensions},
       {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},

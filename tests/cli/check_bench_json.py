@@ -4,7 +4,11 @@ contract: the last stdout line is one JSON object with the documented fields,
 the result is verified, and (for heist runs) the statistics add up.
 
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
-                      [--expect-work-leaves-rank0 1] [--expect-warmup S] [--expect-stat NAME=N] -- CMD...
+                      [--expect-work-leaves-rank0 1] [--expect-warmup S] [--expect-stat NAME=N]
+                      [--expect-uncounted T] -- CMD...
+
+--expect-uncounted T: the run took the store-free path of a body's Context
+(stats.uncounted_grants > 0), so it counted fewer than the T tasks it ran.
 """
 import sys
 
@@ -77,6 +81,11 @@ def main():
         check_table1(report)
         if "--expect-tasks" in expect and stats["tasks_created"] != int(expect["--expect-tasks"]):
             fail(f"tasks_created {stats['tasks_created']} != {expect['--expect-tasks']}")
+        if "--expect-uncounted" in expect:
+            if stats.get("uncounted_grants", 0) <= 0:
+                fail("stats.uncounted_grants is 0: the store-free path was not taken")
+            if stats["tasks_created"] >= int(expect["--expect-uncounted"]):
+                fail(f"tasks_created {stats['tasks_created']} counts every task, store-free spawns included")
         if "--expect-stat" in expect:
             name, value = expect["--expect-stat"].split("=")
             if stats.get(name) != int(value):

@@ -74,6 +74,27 @@ struct WorkerCore {
   int above_frame = 0;
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
+  // The store-free path of a body that takes a Context: its spawns of
+  // Context bodies run inline, writing nothing, while the spawner's level
+  // is below this (and no thief asks). Set by the slow path's grant to the
+  // level the stack can reach where the decision stands until a thief asks
+  // (SpawnStep::until_asked) in a run of one process without continuations
+  // and without --count-context-spawns; 0 otherwise, and 0 like room under
+  // a fence. Those spawns are not counted, and they leave above_frame as
+  // they found it: while Context bodies run so, frame_level + above_frame
+  // is the level of some task below them on the stack, not theirs. So every
+  // call a Context body makes into the library sets above_frame from its
+  // Context first (sync_level), the inline frame's close and the end of a
+  // queued task put it right, and plain calls inside such a body are not
+  // allowed (heist::Context). The close test after such a child needs no
+  // stored level: levels grow along the stack, so only the child's own
+  // frame can be at the child's level.
+  int context_limit = 0;
+  // What a heist::Context made on this worker carries, so the store-free
+  // path's test needs no TLS load: this worker where a body never changes
+  // worker (no continuations), else &outside_worker, whose context_limit
+  // is always 0 (a body resumed elsewhere must not read this one's).
+  WorkerCore* context_self = nullptr;
   // Set by a thief that found this worker's public queue empty; the fast
   // path then defers to the slow path, which sees the request and queues.
   // Relaxed: a hint; a late or lost flag only delays one task's queueing.
