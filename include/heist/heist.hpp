@@ -267,11 +267,22 @@ HEIST_INLINE Context context_here() noexcept {
 }
 
 // call_body_at at the calling worker's level, read only for a body that
-// takes a Context.
+// takes a Context. Such a body's store-free spawns leave the worker's level
+// behind (WorkerCore::context_limit), and its caller (a plain inline spawn,
+// whose close test reads above_frame, or the slow path) holds the level:
+// the body's own is stored again when it ends, by return or by throw.
 template <auto Body, class In, class Out>
 HEIST_INLINE void call_body(const In& input, Out* out) {
   if constexpr (FnTraits<decltype(+Body)>::takes_context) {
-    call_body_at<Body>(context_here(), input, out);
+    const Context c = context_here();
+    struct Exact {
+      HEIST_ALWAYS_INLINE ~Exact() {
+        WorkerCore* now = tls_worker;
+        now->above_frame = level - now->frame_level;
+      }
+      int level;
+    } exact{c.level()};
+    call_body_at<Body>(c, input, out);
   } else {
     call_body_at<Body>(ContextAccess::at(nullptr, 0), input, out);  // unused
   }
@@ -318,7 +329,13 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 // continuation), so the level is closed on the worker read afresh; its
 // above_frame is the stack's (a stack switch swaps it in), and the task
 // left it at saved + 1 unless it made a frame. The implicit wait in
-// close_inline_frame helps in place and never moves the task.
+// inline_child_done helps in place and never moves the task.
+// The end's test, one compare, also catches a spawner with a frame (its
+// child ends one level above it): inline_child_done then waits for the
+// spawner's queued children if the child threw, before the exception
+// unwinds the spawner's locals, which their outputs may point into. (A
+// try/catch around the call did the same, and cost fib 7-31 %: GCC no
+// longer unrolled the bodies through the inline path.)
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
@@ -327,7 +344,7 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
     }
     HEIST_ALWAYS_INLINE ~Level() {
       WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->above_frame == 0, 0)) close_inline_frame();
+      if (__builtin_expect(now->above_frame <= 1, 0)) inline_child_done();
       now->above_frame = saved;
     }
     int saved;
@@ -349,7 +366,7 @@ HEIST_INLINE void run_inline_at(WorkerCore* w, Context parent, Call&& call) {
     }
     HEIST_ALWAYS_INLINE ~Level() {
       WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->frame_level == parent + 1, 0)) close_inline_frame();
+      if (__builtin_expect(now->frame_level >= parent, 0)) inline_child_done(parent + 1);
       now->above_frame = parent - now->frame_level;
     }
     int parent;
@@ -379,7 +396,7 @@ HEIST_INLINE bool run_inline_free(Context parent, Call&& call) {
       __builtin_expect(!w->work_wanted.load(std::memory_order_relaxed), 1)) {
     struct Close {
       HEIST_ALWAYS_INLINE ~Close() {
-        if (__builtin_expect(worker->frame_level == level, 0)) close_inline_frame();
+        if (__builtin_expect(worker->frame_level >= level - 1, 0)) inline_child_done(level);
       }
       WorkerCore* worker;
       int level;

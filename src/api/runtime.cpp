@@ -217,13 +217,18 @@ void wait_slow() {
   w->wait_current();
 }
 
-void close_inline_frame() noexcept {
+void inline_child_done(int child_level) noexcept {
   // Helps in place and never suspends, even under continuation stealing:
   // run_inline closes the level on the worker it read before this call, so
   // the task must end on that worker (suspending could resume it on
   // another). Closing the level on the worker read afresh instead slowed
   // every inline spawn (fib 10 % on one worker: the fast path's code layout).
-  sched::Worker::current()->close_inline_frame();
+  sched::Worker::current()->inline_child_done(child_level);
+}
+
+void inline_child_done() noexcept {
+  sched::Worker* w = sched::Worker::current();
+  w->inline_child_done(w->level());  // the plain path holds the task's level
 }
 
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,

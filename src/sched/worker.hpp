@@ -173,7 +173,7 @@ class Worker : public detail::WorkerCore {
                                       detail::SyncNode* const* after, std::size_t n_after) {
     return queue_.spawn_with_handle(fn, in, in_size, out, after, n_after);
   }
-  void close_inline_frame() noexcept { queue_.close_inline_frame(); }
+  void inline_child_done(int child_level) noexcept { queue_.inline_child_done(child_level); }
 
   // ---- joining (Joins) ----
   void wait_current() { joins_.wait_current(); }  // wait() of the running task

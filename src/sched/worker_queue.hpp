@@ -38,6 +38,7 @@ class WorkerQueue {
   detail::SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
                                       detail::SyncNode* const* after, std::size_t n_after);
   void close_inline_frame() noexcept;
+  void inline_child_done(int child_level) noexcept;
   std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output);
   void accept_stolen(const std::byte* slot);
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -182,9 +183,9 @@ Frame& WorkerQueue::make_inline_frame() {
   return made;
 }
 
-// Called at the end of an inline task that made a frame (detail::run_inline),
+// Called at the end of an inline task that made a frame (inline_child_done),
 // still at the task's level: waits for its children, then closes the frame;
-// run_inline then stores the level it saved on entry. The task's level is
+// the inline path then stores the level it saved on entry. The task's level is
 // its frame's: stored first, as a Context body's store-free spawns may
 // have left another (WorkerCore::context_limit), and the wait runs tasks
 // above it.
@@ -195,6 +196,24 @@ void WorkerQueue::close_inline_frame() noexcept {
   w.joins_.wait_frame(f);  // the implicit wait at the end of a task
   w.set_frame(f.parent);
   w.stack_->inline_frames.pop_back();
+}
+
+// The end of an inline task at `child_level` whose own frame or whose
+// spawner's frame is the innermost (detail::inline_child_done). Its frame
+// is closed as its implicit wait. If it threw (an exception is in flight:
+// a spawn made by a destructor during another unwinding also says so, and
+// then only waits early), the spawner's queued children are waited for
+// now, while the spawner's locals, where their outputs may go, still exist:
+// its implicit wait would come only after the exception destroyed them.
+// The inline path's guard stores the level after this.
+void WorkerQueue::inline_child_done(int child_level) noexcept {
+  Worker& w = owner();
+  if (w.frame_level == child_level) close_inline_frame();
+  if (w.frame_level != child_level - 1) return;
+  Frame& f = w.current_frame();
+  if (f.joined_drained() || std::uncaught_exceptions() == 0) return;
+  w.above_frame = 0;  // the spawner's level: the wait runs tasks above it
+  w.joins_.wait_frame(f);
 }
 
 void WorkerQueue::flush_fence(Frame& f) {

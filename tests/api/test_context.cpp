@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -184,6 +185,60 @@ bool store_free(const heist::Options& o) {
          (o.policy == SpawnPolicy::inline_child || (o.policy == SpawnPolicy::bounded && o.queue_demand));
 }
 
+// A Context body spawned by a plain call (and so run inline by the plain
+// path, whose close test reads the stored level) that makes a frame and
+// then a store-free child that makes and closes one of its own: the plain
+// path must still see and close the first. Outputs go nowhere: neither body
+// waits, so their children complete after the bodies' locals are gone.
+void handle_leaf_body(Context c, const int& n);
+const auto handle_leaf_task = heist::register_task<handle_leaf_body>("test_context.handle_leaf");
+void handle_leaf_body(Context c, const int& n) {
+  check_level(c);
+  (void)heist::spawn_handle(c, fib_task, n);  // a frame at this level; the implicit wait at the end
+}
+void handle_parent_body(Context c, const int& n) {
+  check_level(c);
+  (void)heist::spawn_handle(c, fib_task, n);
+  heist::spawn(c, handle_leaf_task, n);  // no wait(c) after it: nothing stores this body's level again
+}
+const auto handle_parent_task = heist::register_task<handle_parent_body>("test_context.handle_parent");
+
+// A child run inline that throws unwinds its spawner: the spawner's queued
+// children, whose outputs may point into its locals, must be done before
+// those locals go. The guard, a local of the spawner, checks at its
+// destruction during the unwinding that the queued child has run.
+std::atomic<int> g_queued_done{0};
+std::atomic<int> g_unwound_early{0};
+struct ChildDoneWhenUnwound {
+  ~ChildDoneWhenUnwound() {
+    if (std::uncaught_exceptions() > 0 && g_queued_done.load() == 0) g_unwound_early.fetch_add(1);
+  }
+};
+void marking_body(const int&) { g_queued_done.store(1); }
+const auto marking_task = heist::register_task<marking_body>("test_context.marking");
+void thrower_body(Context c, const int&) {
+  check_level(c);
+  throw std::runtime_error("a child run inline threw");
+}
+const auto thrower_task = heist::register_task<thrower_body>("test_context.thrower");
+void plain_thrower_body(const int&) { throw std::runtime_error("a plain child run inline threw"); }
+const auto plain_thrower_task = heist::register_task<plain_thrower_body>("test_context.plain_thrower");
+void unwinding_spawner_body(Context c, const int&) {
+  ChildDoneWhenUnwound guard;
+  (void)heist::spawn_handle(c, marking_task, 0);  // always queued, joined to this body
+  heist::spawn(c, thrower_task, 0);
+  heist::wait(c);
+}
+const auto unwinding_spawner_task = heist::register_task<unwinding_spawner_body>("test_context.unwinding_spawner");
+void plain_unwinding_spawner_body(const int&) {
+  ChildDoneWhenUnwound guard;
+  (void)heist::spawn_handle(marking_task, 0);
+  heist::spawn(plain_thrower_task, 0);
+  heist::wait();
+}
+const auto plain_unwinding_spawner_task =
+    heist::register_task<plain_unwinding_spawner_body>("test_context.plain_unwinding_spawner");
+
 class ContextTasks : public ::testing::TestWithParam<ContextRun> {
  protected:
   void SetUp() override {
@@ -283,7 +338,42 @@ TEST_P(ContextTasks, ExceptionReachesTheWaitAndLevelsRecover) {
   EXPECT_EQ(r, fib_seq(fib_n()));
 }
 
-// fence() inside a Context body orders its spawns like the plain calls'.
+TEST_P(ContextTasks, AThrowingChildLeavesItsSpawnerOnlyOnceItsQueuedChildrenRan) {
+  heist::Runtime rt(opts());
+  g_unwound_early.store(0);
+  for (const bool with_context : {true, false}) {
+    for (int rep = 0; rep < 3; ++rep) {
+      g_queued_done.store(0);
+      EXPECT_THROW(
+          {
+            if (with_context) {
+              heist::spawn(unwinding_spawner_task, 0);
+            } else {
+              heist::spawn(plain_unwinding_spawner_task, 0);
+            }
+            heist::wait();
+          },
+          std::runtime_error);
+      heist::wait();
+      EXPECT_EQ(g_queued_done.load(), 1);
+    }
+  }
+  EXPECT_EQ(g_unwound_early.load(), 0) << "a spawner's locals went while its queued child had still to run";
+}
+
+TEST_P(ContextTasks, PlainSpawnClosesTheFrameOfAContextBody) {
+  heist::Runtime rt(opts());
+  for (int rep = 0; rep < 3; ++rep) {
+    heist::spawn(handle_parent_task, 8);
+    heist::wait();
+    // Back at the root: no frame of the bodies left open, the level the root's.
+    const heist::detail::WorkerCore* w = heist::detail::tls_worker;
+    EXPECT_EQ(w->frame_level, 0) << rep;
+    EXPECT_EQ(w->above_frame, 0) << rep;
+  }
+}
+
+// fence() inside a Context body orders its spawns like the plain calls'.// fence() inside a Context body orders its spawns like the plain calls'.
 std::atomic<std::int64_t> g_seq{0};
 struct Stamp {
   std::atomic<std::int64_t> start{-1}, end{-1};
