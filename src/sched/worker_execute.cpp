@@ -106,9 +106,6 @@ void Executor::execute(const std::byte* slot) {
     Worker::resumed()->exec_.end_task(child, saved, h, completion, traced_from);
     return;
   }
-  // The body ran at its frame's level; a Context body's store-free spawns
-  // may have left another in above_frame (WorkerCore::context_limit).
-  w.above_frame = 0;
   if (!child.joined_drained()) w.joins_.wait_frame(child);  // the implicit wait at the end of a task
   close_task(saved, h, completion, traced_from);
 }
@@ -181,7 +178,6 @@ void Executor::execute_foreign(const std::byte* slot) {
   } catch (...) {
     error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
   }
-  w.above_frame = 0;  // as in execute: the body's level, whatever a Context body's spawns left
   // Its joined children, as Joins::wait_frame, under the help floor; its
   // escaping asyncs alone (the proxy), as a finish, without one.
   const std::int64_t floor = child.joined_drained()

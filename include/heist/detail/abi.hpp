@@ -85,7 +85,8 @@ struct WorkerCore {
   // is the level of some task below them on the stack, not theirs. So every
   // call a Context body makes into the library sets above_frame from its
   // Context first (sync_level), the inline frame's close and the end of a
-  // queued task put it right, and plain calls inside such a body are not
+  // Context body entered from the plain paths or a queue (call_body) put
+  // it right, and plain calls inside such a body are not
   // allowed (heist::Context). The close test after such a child needs no
   // stored level: levels grow along the stack, so only the child's own
   // frame can be at the child's level.
