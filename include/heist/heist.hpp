@@ -392,8 +392,8 @@ HEIST_INLINE WorkerCore* sync_level(Context ctx) noexcept {
 template <class Call>
 HEIST_INLINE bool run_inline_free(Context parent, Call&& call) {
   WorkerCore* w = ContextAccess::worker(parent);
-  if (__builtin_expect(parent.level() < w->context_limit, 1) &&
-      __builtin_expect(!w->work_wanted.load(std::memory_order_relaxed), 1)) {
+  // One test: a thief's request zeroes the limit (WorkerCore::context_limit).
+  if (__builtin_expect(parent.level() < w->context_limit.load(std::memory_order_relaxed), 1)) {
     struct Close {
       HEIST_ALWAYS_INLINE ~Close() {
         if (__builtin_expect(worker->frame_level >= level - 1, 0)) inline_child_done(level);

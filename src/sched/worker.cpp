@@ -24,8 +24,8 @@ namespace {
 constinit FrameCore outside_frame{.join = {}, .level = 0, .fenced = true};
 }  // namespace
 constinit WorkerCore outside_worker{
-    .room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .context_limit = 0,
-    .context_self = &outside_worker, .work_wanted = {}};
+    .room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .context_self = &outside_worker,
+    .work_wanted = {}, .context_limit = {}};
 constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = &outside_worker;
 }  // namespace heist::detail
 

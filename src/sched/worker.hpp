@@ -130,6 +130,7 @@ class Worker : public detail::WorkerCore {
   void want_work() noexcept {
     queue_.remote_asked_ = true;
     work_wanted.store(true, std::memory_order_relaxed);
+    context_limit.store(0, std::memory_order_relaxed);  // this thread's own: no fence (WorkerCore::context_limit)
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
   ContinuationEngine* continuations() noexcept { return conts_.get(); }
@@ -226,7 +227,7 @@ class Worker : public detail::WorkerCore {
   // No inline grant left (credits, nor the store-free levels of a body's
   // Context): the next spawn asks the policy.
   void drop_credits() noexcept {
-    if (room < 0 || context_limit != 0) queue_.grant(0);
+    if (room < 0 || context_limit.load(std::memory_order_relaxed) != 0) queue_.grant(0);
   }
   void park();
   bool at_top_level() const noexcept { return id_ == 0 && depth_ == 0 && native_; }

@@ -6,6 +6,7 @@
 #include "sched/worker.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <exception>
 #include <stdexcept>
@@ -61,11 +62,17 @@ void WorkerQueue::grant(std::int64_t credits, std::int64_t free_levels) noexcept
   fast_inlined_ += static_cast<std::uint64_t>(granted_ + w.room);  // credits spent since the last grant
   granted_ = credits;
   w.room = -credits;
-  w.context_limit = 0;
   if (free_levels > 0 && free_inline_ && w.conts_ == nullptr) {
     // Up to the level the stack can reach (inline_budget), held to int.
-    w.context_limit = w.level() + static_cast<int>(std::min<std::int64_t>(free_levels, std::int64_t{1} << 24));
+    // Then the handshake with a thief's request (WorkerCore::context_limit):
+    // a flag raised before this load is seen, one raised after it brings
+    // its own 0 after this store. Seq_cst both, as the thief's two stores.
+    w.context_limit.store(w.level() + static_cast<int>(std::min<std::int64_t>(free_levels, std::int64_t{1} << 24)),
+                          std::memory_order_seq_cst);
+    if (w.work_wanted.load(std::memory_order_seq_cst)) w.context_limit.store(0, std::memory_order_relaxed);
     ++w.stats_.uncounted_grants;
+  } else {
+    w.context_limit.store(0, std::memory_order_relaxed);
   }
 }
 

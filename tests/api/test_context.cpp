@@ -9,11 +9,13 @@
 // waits whose continuation moved; on the store-free path, which holds none,
 // that it is not below the innermost frame), Context bodies and plain
 // bodies spawning each other, closures, finish, handles, exceptions and
-// fences through the Context, and the statistics of each path.
+// fences through the Context, the statistics of each path, and a thief's
+// request reaching a worker on the store-free path.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -409,6 +411,60 @@ TEST_P(ContextTasks, FenceOrdersContextSpawns) {
   for (int i = per; i < 2 * per; ++i) first_start = std::min(first_start, g_stamps[i].start.load());
   for (int i = 0; i < 2 * per; ++i) EXPECT_GE(g_stamps[i].end.load(), 0) << i;
   EXPECT_LT(last_end, first_start) << "a task spawned after fence() started before one spawned before it ended";
+}
+
+// A thief's request reaches a worker whose Context bodies spawn on the
+// store-free path, which tests only the limit: the request stores 0 there
+// (WorkerCore::context_limit), the next spawn takes the slow path and
+// queues, and the thief gets work. The slow path grants the limit only
+// while no worker looks for work, so the first child stolen keeps its
+// thief busy until the spawning loop sees a limit standing; from then on
+// children spawned are counted where they run on the thief. Without the
+// request's 0 the loop (whose body makes no frame unless a child is
+// queued) would never reach the slow path again, the count would stop and
+// the loop would run to its deadline.
+std::atomic<int> g_home{-1};
+std::atomic<int> g_stood_at{-1};  // the number of the first spawn made under a standing limit
+std::atomic<long> g_ran_elsewhere{0};
+constexpr long kWantedElsewhere = 64;
+std::chrono::steady_clock::time_point g_deadline;
+void elsewhere_body(Context, const int& number) {
+  if (heist::worker_id() == g_home.load(std::memory_order_relaxed)) return;
+  while (g_stood_at.load(std::memory_order_relaxed) < 0 && std::chrono::steady_clock::now() < g_deadline) {
+  }
+  const int stood_at = g_stood_at.load(std::memory_order_relaxed);
+  if (stood_at >= 0 && number >= stood_at) g_ran_elsewhere.fetch_add(1, std::memory_order_relaxed);
+}
+const auto elsewhere_task = heist::register_task<elsewhere_body>("test_context.elsewhere");
+void asking_loop_body(Context c, const int&) {
+  g_home.store(heist::worker_id(), std::memory_order_relaxed);
+  for (int number = 0; g_ran_elsewhere.load(std::memory_order_relaxed) < kWantedElsewhere &&
+                       std::chrono::steady_clock::now() < g_deadline;) {
+    for (int i = 0; i < 1024; ++i, ++number) {
+      if (g_stood_at.load(std::memory_order_relaxed) < 0 &&
+          heist::detail::tls_worker->context_limit.load(std::memory_order_relaxed) > c.level())
+        g_stood_at.store(number, std::memory_order_relaxed);
+      heist::spawn(c, elsewhere_task, number);
+    }
+    heist::wait(c);
+  }
+}
+const auto asking_loop_task = heist::register_task<asking_loop_body>("test_context.asking_loop");
+
+// Two workers, bounded with demand (which queues for a thief that asks;
+// inline never does).
+TEST(ContextRequests, AThiefsRequestReachesTheStoreFreePath) {
+  heist::Options o = heist_test::options(2, SpawnPolicy::bounded);
+  o.count_context_spawns = false;
+  ASSERT_TRUE(store_free(o));
+  heist::Runtime rt(o);
+  g_ran_elsewhere.store(0);
+  g_stood_at.store(-1);
+  g_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  heist::spawn(asking_loop_task, 0);
+  heist::wait();
+  EXPECT_GE(g_stood_at.load(), 0) << "no limit of the store-free path stood";
+  EXPECT_GE(g_ran_elsewhere.load(), kWantedElsewhere) << "thieves' requests did not reach the store-free path";
 }
 
 // Lace's shape counted: every call of fib is a task (a spawn or the call

@@ -53,7 +53,7 @@ struct FrameCore {
 // The part of a worker that inline spawn/async/wait read and write. Owned by
 // one thread; reached through tls_worker. Two cache lines (64 bytes, as
 // platform::kCacheLine): the first holds what the owner writes on every
-// inline spawn, the second what thieves write (work_wanted), so a thief
+// inline spawn, the second what thieves write (work_wanted, context_limit), so a thief
 // that looks at or raises the flag never takes the owner's line away.
 struct WorkerCore {
   // Inline credits: while negative, spawns run inline without calling into
@@ -74,10 +74,19 @@ struct WorkerCore {
   int above_frame = 0;
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
+  // What a heist::Context made on this worker carries, so the store-free
+  // path's test needs no TLS load: this worker where a body never changes
+  // worker (no continuations), else &outside_worker, whose context_limit
+  // is always 0 (a body resumed elsewhere must not read this one's).
+  WorkerCore* context_self = nullptr;
+  // Set by a thief that found this worker's public queue empty; the plain
+  // fast path then defers to the slow path, which sees the request and queues.
+  // Relaxed: a hint; a late or lost flag only delays one task's queueing.
+  alignas(64) std::atomic<bool> work_wanted{false};
   // The store-free path of a body that takes a Context: its spawns of
   // Context bodies run inline, writing nothing, while the spawner's level
-  // is below this (and no thief asks). Set by the slow path's grant to the
-  // level the stack can reach where the decision stands until a thief asks
+  // is below this. Set by the slow path's grant to the level the stack can
+  // reach where the decision stands until a thief asks
   // (SpawnStep::until_asked) in a run of one process without continuations
   // and without --count-context-spawns; 0 otherwise, and 0 like room under
   // a fence. Those spawns are not counted, and they leave above_frame as
@@ -87,19 +96,20 @@ struct WorkerCore {
   // Context first (sync_level), the inline frame's close and the end of a
   // Context body entered from the plain paths or a queue (call_body) put
   // it right, and plain calls inside such a body are not
-  // allowed (heist::Context). The close test after such a child needs no
-  // stored level: levels grow along the stack, so only the child's own
-  // frame can be at the child's level.
-  int context_limit = 0;
-  // What a heist::Context made on this worker carries, so the store-free
-  // path's test needs no TLS load: this worker where a body never changes
-  // worker (no continuations), else &outside_worker, whose context_limit
-  // is always 0 (a body resumed elsewhere must not read this one's).
-  WorkerCore* context_self = nullptr;
-  // Set by a thief that found this worker's public queue empty; the fast
-  // path then defers to the slow path, which sees the request and queues.
-  // Relaxed: a hint; a late or lost flag only delays one task's queueing.
-  alignas(64) std::atomic<bool> work_wanted{false};
+  // allowed (heist::Context).
+  // The request is folded into the limit, so the path tests one word, not
+  // two: a thief that raises work_wanted then stores 0 here, and the grant
+  // that stores a limit then reads work_wanted and stores 0 if it is set.
+  // Those four are seq_cst (a Dekker handshake: flag then limit against
+  // limit then flag; in their single total order either the grant's read
+  // comes after the flag and sees it, or the thief's 0 comes after the
+  // grant's limit and stays), so a request is never left behind a standing
+  // limit. A 0 that lands late only sends one spawn to the slow path. The
+  // owner's other accesses are relaxed: its reads need no order, and it is
+  // the only writer of other values. On the thieves' line: a thief writes
+  // it, and the owner already reads that line on every plain spawn
+  // (work_wanted).
+  std::atomic<int> context_limit{0};
 };
 static_assert(sizeof(WorkerCore) == 128, "WorkerCore: the owner's line, then the thieves' line");
 
