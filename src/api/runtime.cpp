@@ -217,6 +217,13 @@ void wait_slow() {
   w->wait_current();
 }
 
+void wait_own_frame() {
+  WorkerCore* w = tls_worker;
+  if (w->frame->join.local == 0 && !w->frame->fenced) return;
+  w->above_frame = 0;  // the body's own frame: sync_level
+  wait_slow();
+}
+
 void inline_child_done(int child_level) noexcept {
   // Helps in place and never suspends, even under continuation stealing:
   // run_inline closes the level on the worker it read before this call, so

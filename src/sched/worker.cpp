@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -24,8 +25,15 @@ namespace {
 constinit FrameCore outside_frame{.join = {}, .level = 0, .fenced = true};
 }  // namespace
 constinit WorkerCore outside_worker{
-    .room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .context_self = &outside_worker,
+    .room = 0, .above_frame = 0, .frame_level = 0, .frame = &outside_frame, .context_self = &roaming_worker,
     .work_wanted = {}, .context_limit = {}};
+constinit WorkerCore roaming_worker{.room = 0,
+                                   .above_frame = 0,
+                                   .frame_level = std::numeric_limits<int>::max(),
+                                   .frame = &outside_frame,
+                                   .context_self = &roaming_worker,
+                                   .work_wanted = {},
+                                   .context_limit = {}};
 constinit thread_local WorkerCore* tls_worker [[gnu::tls_model("initial-exec")]] = &outside_worker;
 }  // namespace heist::detail
 
@@ -46,7 +54,7 @@ Worker::Worker(Scheduler& scheduler, int id)
       run_policy_(scheduler.options().policy) {
   set_frame(&joins_.root_frame_);
   if (FiberPool* pool = scheduler.fiber_pool()) conts_ = std::make_unique<ContinuationEngine>(*this, *pool);
-  context_self = conts_ ? &detail::outside_worker : this;
+  context_self = conts_ ? &detail::roaming_worker : this;
 }
 
 void Worker::attach_remote(RemoteWork* remote, std::uint32_t rank) noexcept {

@@ -75,9 +75,9 @@ struct WorkerCore {
   int frame_level = 0;         // == frame->level, kept here so the inline path reads one line
   FrameCore* frame = nullptr;  // the innermost frame; set only with frame_level
   // What a heist::Context made on this worker carries, so the store-free
-  // path's test needs no TLS load: this worker where a body never changes
-  // worker (no continuations), else &outside_worker, whose context_limit
-  // is always 0 (a body resumed elsewhere must not read this one's).
+  // path's test and wait(Context)'s need no TLS load: this worker where a
+  // body never changes worker (no continuations), else &roaming_worker (a
+  // body resumed elsewhere must not read this one's state).
   WorkerCore* context_self = nullptr;
   // Set by a thief that found this worker's public queue empty; the plain
   // fast path then defers to the slow path, which sees the request and queues.
@@ -119,6 +119,12 @@ static_assert(sizeof(WorkerCore) == 128, "WorkerCore: the owner's line, then the
 // test, and the slow paths report the misuse. Never written.
 extern WorkerCore outside_worker;
 
+// What a heist::Context carries where a body may change worker (a run with
+// continuations), and outside the runtime: its context_limit is 0, so no
+// spawn takes the store-free path, and its frame_level is INT_MAX, so
+// every wait(Context) reads the worker afresh. Never written.
+extern WorkerCore roaming_worker;
+
 // The calling thread's worker, or &outside_worker outside the runtime. Initial-exec
 // TLS even in -fPIC code: every read is a %fs-relative load, so code that a
 // stolen continuation resumes on another thread reads that thread's worker
@@ -158,6 +164,8 @@ void spawn_registered(std::uint32_t fn, const void* in, std::size_t in_size, voi
 void spawn_registered_word(std::uint32_t fn, std::uint64_t in, std::size_t in_size, void* out, Join join);
 void spawn_closure(const ClosureOps& ops, void* object);
 void wait_slow();
+// wait(Context) of a body whose frame is the calling worker's innermost.
+void wait_own_frame();
 // An inline task at `child_level` ended, with a frame of its own or its
 // spawner with one (the inline paths test for either with one compare):
 // closes the task's frame (its implicit wait), and if the task threw,
