@@ -422,15 +422,18 @@ TEST_P(ContextTasks, FenceOrdersContextSpawns) {
 // children spawned are counted where they run on the thief. Without the
 // request's 0 the loop (whose body makes no frame unless a child is
 // queued) would never reach the slow path again, the count would stop and
-// the loop would run to its deadline.
+// the loop would run to its deadline. (A batch that ends before any limit
+// stood releases the thief too: its wait would wait for the spinning child.)
 std::atomic<int> g_home{-1};
 std::atomic<int> g_stood_at{-1};  // the number of the first spawn made under a standing limit
+std::atomic<bool> g_batch_over{false};
 std::atomic<long> g_ran_elsewhere{0};
 constexpr long kWantedElsewhere = 64;
 std::chrono::steady_clock::time_point g_deadline;
 void elsewhere_body(Context, const int& number) {
   if (heist::worker_id() == g_home.load(std::memory_order_relaxed)) return;
-  while (g_stood_at.load(std::memory_order_relaxed) < 0 && std::chrono::steady_clock::now() < g_deadline) {
+  while (g_stood_at.load(std::memory_order_relaxed) < 0 && !g_batch_over.load(std::memory_order_relaxed) &&
+         std::chrono::steady_clock::now() < g_deadline) {
   }
   const int stood_at = g_stood_at.load(std::memory_order_relaxed);
   if (stood_at >= 0 && number >= stood_at) g_ran_elsewhere.fetch_add(1, std::memory_order_relaxed);
@@ -440,12 +443,14 @@ void asking_loop_body(Context c, const int&) {
   g_home.store(heist::worker_id(), std::memory_order_relaxed);
   for (int number = 0; g_ran_elsewhere.load(std::memory_order_relaxed) < kWantedElsewhere &&
                        std::chrono::steady_clock::now() < g_deadline;) {
+    g_batch_over.store(false, std::memory_order_relaxed);
     for (int i = 0; i < 1024; ++i, ++number) {
       if (g_stood_at.load(std::memory_order_relaxed) < 0 &&
           heist::detail::tls_worker->context_limit.load(std::memory_order_relaxed) > c.level())
         g_stood_at.store(number, std::memory_order_relaxed);
       heist::spawn(c, elsewhere_task, number);
     }
+    g_batch_over.store(true, std::memory_order_relaxed);
     heist::wait(c);
   }
 }
