@@ -130,7 +130,7 @@ class Worker : public detail::WorkerCore {
   void want_work() noexcept {
     queue_.remote_asked_ = true;
     work_wanted.store(true, std::memory_order_relaxed);
-    context_limit.store(0, std::memory_order_relaxed);  // this thread's own: no fence (WorkerCore::context_limit)
+    context_limit.store(0, std::memory_order_relaxed);  // on the owner's thread: no handshake (WorkerCore::context_limit)
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
   ContinuationEngine* continuations() noexcept { return conts_.get(); }

@@ -53,8 +53,9 @@ struct FrameCore {
 // The part of a worker that inline spawn/async/wait read and write. Owned by
 // one thread; reached through tls_worker. Two cache lines (64 bytes, as
 // platform::kCacheLine): the first holds what the owner writes on every
-// inline spawn, the second what thieves write (work_wanted, context_limit), so a thief
-// that looks at or raises the flag never takes the owner's line away.
+// inline spawn, the second what thieves write (work_wanted,
+// context_limit), so a thief that looks at or raises the flag never takes
+// the owner's line away.
 struct WorkerCore {
   // Inline credits: while negative, spawns run inline without calling into
   // the library, each adding one; at 0 the next spawn takes the slow path,
