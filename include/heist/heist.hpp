@@ -691,10 +691,8 @@ void finish(Context ctx, SpawnPolicy policy, F&& f) {
 // and stealing meanwhile, or suspends where finish does (see above).
 HEIST_INLINE void wait() {
   detail::WorkerCore* w = detail::tls_worker;  // never null: outside_worker's frame is fenced
-  // No frame at the caller's level: it queued no joined child. Otherwise a
-  // join scope counts only its task's own spawns, so local == 0 means
-  // drained (thieves' completions only ever subtract from remote).
-  if (w->above_frame != 0 || (w->frame->join.local == 0 && !w->frame->fenced)) return;
+  // No frame at the caller's level: it queued no joined child.
+  if (w->above_frame != 0 || w->frame->nothing_to_wait_for()) return;
   detail::wait_slow();
 }
 // The same from a body that took a Context: its task has a frame only if

@@ -219,7 +219,7 @@ void wait_slow() {
 
 void wait_own_frame() {
   WorkerCore* w = tls_worker;
-  if (w->frame->join.local == 0 && !w->frame->fenced) return;
+  if (w->frame->nothing_to_wait_for()) return;
   w->above_frame = 0;  // the body's own frame: sync_level
   wait_slow();
 }

@@ -48,6 +48,11 @@ struct FrameCore {
   FinishScope join;     // the task's joined children (spawn/wait)
   int level = 0;        // WorkerCore::level of the task this frame belongs to
   bool fenced = false;  // fence() was called: wait() must take the slow path
+
+  // Nothing for a wait on this frame to do: a join scope counts only its
+  // task's own spawns, so local == 0 means drained (thieves' completions
+  // only ever subtract from remote), and no fence holds tasks back.
+  bool nothing_to_wait_for() const noexcept { return join.local == 0 && !fenced; }
 };
 
 // The part of a worker that inline spawn/async/wait read and write. Owned by
