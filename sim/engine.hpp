@@ -696,6 +696,7 @@ void Engine<W>::spawn(Worker& w, const Task& child) {
   facts.public_tasks = w.deque.public_size();
   facts.inline_frames = static_cast<unsigned>(w.stack.size());
   facts.levels = w.stack.back().levels;
+  facts.inlined = w.inlined;
   if (spawn_policy_ == SpawnPolicy::bounded)
     facts.idle_workers = static_cast<unsigned>(searching_in_rank_[static_cast<std::size_t>(w.rank)]);
   if (w.work_wanted) {

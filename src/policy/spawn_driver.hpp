@@ -11,9 +11,9 @@
 //    never do, so the slow path polls when the poll period has passed
 //    (poll_due) and the credits it grants are paced to run about that often:
 //    halved (down to 0: every spawn takes the slow path) when slow paths come
-//    further apart than the period, doubled (up to what the policy grants;
-//    bounded at most kPolledBoundedCredits) when they come closer than half
-//    of it.
+//    further apart than the period, doubled (up to what the policy grants)
+//    when they come closer than half of it; bounded's past
+//    kPolledBoundedCredits only when closer than an eighth.
 #pragma once
 
 #include <algorithm>
@@ -94,8 +94,7 @@ class SpawnDriver {
     step.publish_one = step.action == SpawnAction::queue_public && decider_.top_level();
     if (step.action == SpawnAction::run_inline) {
       const std::int64_t wanted = decider_.inline_credits();
-      step.credits = paced_run ? paced(kind == SpawnPolicy::bounded ? std::min(wanted, kPolledBoundedCredits) : wanted, now_ns)
-                               : wanted;
+      step.credits = paced_run ? paced(wanted, kind == SpawnPolicy::bounded ? kPolledBoundedCredits : wanted, facts.inlined, now_ns) : wanted;
       step.until_asked = !paced_run && decider_.inline_until_asked(kind);
     }
     if (log_ != nullptr) [[unlikely]] record(kind, facts, paced_run, now_ns, step);
@@ -109,21 +108,28 @@ class SpawnDriver {
   void record_to(DecisionLog* log) noexcept { log_ = log; }
 
  private:
-  // Paced runs: bounded's looks at its queue are also where it polls, so it
-  // looks every 256 inline spawns at most. Simulated on 32 nodes of 2 x 4
-  // against the 64 of before: fib(30) level (45 seeds: 1.015 x the time,
-  // standard error 5 %), nqueens(14, 6) 1 % slower (5 seeds), UTS level; at
-  // 1,024 nqueens was 5 % slower.
-  // Real fib(35) on 2 ranks x 1: 0.85 x the time at 64 (docs/results/
-  // README.md, "Bounded looks at its queue less often").
+  // Paced runs: bounded's looks at its queue are also where it polls, so
+  // past 256 inline spawns its grants grow only while its looks come closer
+  // than an eighth of the poll period (about 2.5 us by default): spawns so
+  // fine that 256 of them take less. Simulated on 32 nodes of 2 x 4, a flat
+  // 256 against the 64 of before: fib(30) level (45 seeds: 1.015 x the
+  // time, standard error 5 %), nqueens(14, 6) 1 % slower (5 seeds), UTS
+  // level; a flat 1,024 made nqueens 5 % slower (its looks 15 us apart).
+  // Real fib(35) on 2 ranks x 1: 0.85 x the time at 64, then past 256 by
+  // time ... (docs/results/README.md, "Bounded looks at its queue less
+  // often", "Paced grants past 256 by time").
   static constexpr std::int64_t kPolledBoundedCredits = 256;
-  std::int64_t paced(std::int64_t wanted, double now_ns) noexcept;
+  // The next grant of a paced run, at most `wanted`; past `soft_cap` it
+  // grows only while that many inline spawns take under an eighth of the
+  // period, timed from the worker's count of them (`inlined`).
+  std::int64_t paced(std::int64_t wanted, std::int64_t soft_cap, std::uint64_t inlined, double now_ns) noexcept;
   void record(SpawnPolicy kind, SpawnFacts facts, bool paced_run, double now_ns, SpawnStep step);  // by value: the copies are made on the cold path only
 
   SpawnDecider decider_;
   double period_ns_;
   double last_grant_ns_ = 0;
   std::int64_t pace_ = 1;
+  std::uint64_t inlined_at_grant_ = 0;
   DecisionLog* log_ = nullptr;
 };
 

@@ -69,6 +69,7 @@ struct SpawnFacts {
   bool can_expose = false;       // the child may run on a fresh fiber with the continuation exposed
   bool many_workers = false;     // another worker could take an exposed continuation
   std::int64_t inline_budget = std::int64_t{1} << 40;  // inline levels the stack can still take
+  std::uint64_t inlined = 0;      // spawns this worker has run inline so far (paced grants time them)
 };
 
 enum class SpawnAction {

@@ -248,6 +248,49 @@ TEST(SpawnDriver, PacesInlineCreditsToThePollPeriod) {
   EXPECT_FALSE(d.poll_due(99'999));
 }
 
+// Past 256 credits a paced bounded grant grows only while its spawns run
+// so fast that the pace's worth of them takes under an eighth of the poll
+// period, timed by the worker's count of inline spawns: fib's 2.5 ns
+// spawns, not a grant cut short after a few (a pop or a thief's request
+// drops the credits), nor UTS's 80 ns ones.
+TEST(SpawnDriver, PacedGrantsGrowPast256OnlyForSpawnsThatRunFast) {
+  Options o;
+  o.policy = SpawnPolicy::bounded;
+  o.queue_bound = 1;
+  o.poll_period_us = 20;  // an eighth: 2,500 ns
+  SpawnFacts f;
+  f.held = 5;     // past the bound: inline
+  f.levels = 10;  // not a queued generation
+  // `grants` slow paths, each after the last grant's credits ran inline
+  // (at most `cut` of them: a pop or a request drops the rest) at
+  // `ns_per_spawn`, plus 100 ns of slow path; returns the last grant.
+  double now = 0;
+  std::int64_t last = 0;
+  const auto run = [&](SpawnDriver& d, double ns_per_spawn, std::int64_t cut, int grants) {
+    for (int i = 0; i < grants; ++i) {
+      const std::int64_t ran = std::min(last, cut);
+      now += static_cast<double>(ran) * ns_per_spawn + 100;
+      f.inlined += static_cast<std::uint64_t>(ran);
+      const auto step = d.decide(SpawnPolicy::bounded, f, true, now);
+      EXPECT_EQ(step.action, SpawnAction::run_inline);
+      last = step.credits;
+    }
+    return last;
+  };
+  const std::int64_t all = std::int64_t{1} << 40;
+  SpawnDriver fine(o, 2);
+  EXPECT_EQ(run(fine, 2.5, all, 20), 1024);  // fib: 1,024 spawns take 2.6 us (the policy's 1,024 at most)
+  EXPECT_EQ(run(fine, 2.5, all, 20), 1024);  // and it stays there
+  EXPECT_EQ(run(fine, 80, all, 1), 512);     // UTS-like spawns: 1,024 took 82 us, past the period: halved
+  EXPECT_EQ(run(fine, 80, all, 1), 256);     // 41 us: halved again
+  last = 0;
+  SpawnDriver cut_short(o, 2);
+  EXPECT_EQ(run(cut_short, 2.5, 8, 20), 256);  // cut short after 8 spawns: 256 at 15 ns a spawn
+  last = 0;
+  SpawnDriver coarse(o, 2);
+  EXPECT_EQ(run(coarse, 35, all, 20), 256);  // 256 in 9 us, under half the period: as far as 35 ns spawns go
+}
+
 // Issue 15: a loop spawning 6 ms tasks with a 20 us poll period. Every grant
 // comes long after the last one, so no credit is granted: each spawn takes
 // the slow path, which polls (a credit would run the next 6 ms task inline
