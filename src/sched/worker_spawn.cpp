@@ -141,7 +141,7 @@ void WorkerQueue::stack_exhausted() const {
   facts.inline_frames = static_cast<unsigned>(w.level() - w.base_level_);
   facts.depth = static_cast<unsigned>(w.level());
   facts.levels = w.current_frame().levels;
-  facts.inlined = fast_inlined() + slow_inlined_;
+  if (paced) facts.inlined = fast_inlined() + slow_inlined_;  // SpawnDriver::paced times its grants by it
   if (kind == SpawnPolicy::bounded) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
   if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
   if (w.work_wanted.load(std::memory_order_relaxed)) {
