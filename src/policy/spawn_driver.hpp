@@ -112,14 +112,14 @@ class SpawnDriver {
   // past 256 credits its grants grow only while a grant's worth of inline
   // spawns, at the pace the worker's count says they ran since the last
   // grant, takes under an eighth of the poll period (2.5 us by default):
-  // fib's 2.5 ns spawns, not nqueens' or UTS's. Simulated on 32 nodes of 2 x 4, a flat
-  // 256 against the 64 of before: fib(30) level (45 seeds: 1.015 x the
-  // time, standard error 5 %), nqueens(14, 6) 1 % slower (5 seeds), UTS
-  // level; a flat 1,024 made nqueens 5 % slower (its looks 15 us apart).
-  // Real fib(35) on 2 ranks x 1: 0.85 x the time at 64, and 0.97 x a
-  // flat 256's past it by time, the simulated UTS and nqueens runs
-  // unchanged (docs/results/README.md, "Bounded looks at its queue less
-  // often", "Paced grants grow past 256 by time").
+  // fib's 2.5 ns spawns, not nqueens' or UTS's. Simulated on 32 nodes of
+  // 2 x 4, a flat 256 against the 64 of before: fib(30) level (45 seeds:
+  // 1.015 x the time, standard error 5 %), nqueens(14, 6) 1 % slower (5
+  // seeds), UTS level; a flat 1,024 made nqueens 5 % slower (its looks 15
+  // us apart). Real fib(35) on 2 ranks x 1: 0.85 x the time at 64, and
+  // 0.97 x a flat 256's past it by time, the simulated UTS and nqueens
+  // runs unchanged (docs/results/README.md, "Bounded looks at its queue
+  // less often", "Paced grants grow past 256 by time").
   static constexpr std::int64_t kPolledBoundedCredits = 256;
   // The next grant of a paced run, at most `wanted`; past `soft_cap` it
   // grows only while that many inline spawns take under an eighth of the
