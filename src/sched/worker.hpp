@@ -129,8 +129,7 @@ class Worker : public detail::WorkerCore {
   // spawn and release it at once (end_queue polls right after queueing it).
   void want_work() noexcept {
     queue_.remote_asked_ = true;
-    work_wanted.store(true, std::memory_order_relaxed);
-    context_limit.store(0, std::memory_order_relaxed);  // on the owner's thread: no handshake (WorkerCore::context_limit)
+    ask_for_work();
   }
   WorkerStats& stats_ref() noexcept { return stats_; }
   ContinuationEngine* continuations() noexcept { return conts_.get(); }

@@ -95,14 +95,11 @@ std::uint32_t Dispatcher::steal_local(int victim, policy::Level level, std::int6
       victim_deque.steal_into(w.queue_.deque_, *search_, w.queue_.overflow_, level, floor, &refused);
   if (refused) ++stats.help_floor_refusals;
   // Nothing public left (we failed, or took the last): ask the victim to
-  // queue more; its inline fast path sees the flag (or, on the store-free
-  // path of a body's Context, the zeroed limit: seq_cst for that
-  // handshake, WorkerCore::context_limit) at its next spawn, so work is
-  // ready by the time a thief comes back.
-  if (victim_deque.public_size() == 0 && !target.work_wanted.load(std::memory_order_relaxed)) {
-    target.work_wanted.store(true, std::memory_order_seq_cst);
-    target.context_limit.store(0, std::memory_order_seq_cst);
-  }
+  // queue more; its inline fast paths see the request (the flag, or on the
+  // store-free path of a body's Context the zeroed limit:
+  // WorkerCore::ask_for_work) at its next spawn, so work is ready by the
+  // time a thief comes back.
+  if (victim_deque.public_size() == 0 && !target.work_wanted.load(std::memory_order_relaxed)) target.ask_for_work();
   if (taken == 0) {
     ++stats.failed_steals;
     return 0;

@@ -116,6 +116,14 @@ struct WorkerCore {
   // it, and the owner already reads that line on every plain spawn
   // (work_wanted).
   std::atomic<int> context_limit{0};
+
+  // A request for work: the flag, then the limit's 0 (the write side of the
+  // handshake above; the grant's is WorkerQueue::grant). Raised by a thief,
+  // or by the owner for another rank's request.
+  void ask_for_work() noexcept {
+    work_wanted.store(true, std::memory_order_seq_cst);
+    context_limit.store(0, std::memory_order_seq_cst);
+  }
 };
 static_assert(sizeof(WorkerCore) == 128, "WorkerCore: the owner's line, then the thieves' line");
 
