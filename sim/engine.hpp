@@ -2,11 +2,10 @@
 // machine (the sim layer of docs/architecture.md), for one workload type W (sim/workloads.hpp).
 //
 // What is simulated, and with which code:
-//  * every worker runs the task tree depth first, and makes every scheduling
-//    decision with the runtime's own drivers: policy::SpawnDriver (queue or
-//    inline, inline credits and their pacing, with the `work_wanted` flag)
-//    and policy::SearchDriver (victim, chunk, poll rounds, back-off limits),
-//    over a split deque with SplitDeque's semantics (sim/sim_deque.hpp);
+//  * every worker runs the task tree depth first (sim/engine_busy.hpp): its
+//    spawn slow path is the runtime's policy::SpawnMachine, its search the
+//    runtime's policy::SearchDriver (victim, chunk, poll rounds, back-off
+//    limits), over a split deque with SplitDeque's semantics (sim_deque.hpp);
 //  * between processes, each rank's public queue is a SimWindow driven by the
 //    runtime's pure SWS/SDC state machines (src/rma/*_state.hpp), and every
 //    decision of a poll (publish, answer, push, release, reclaim) is the
@@ -53,7 +52,8 @@
 #include "policy/help_floor.hpp"
 #include "policy/poll_plan.hpp"
 #include "policy/search_driver.hpp"
-#include "policy/spawn_driver.hpp"
+#include "policy/search_loop.hpp"
+#include "policy/spawn_machine.hpp"
 #include "sim/event_heap.hpp"
 #include "sim/machine.hpp"
 #include "sim/sim_config.hpp"
@@ -163,7 +163,7 @@ class Engine {
     std::vector<Frame> stack;
     SimDeque<Task> deque;
     std::vector<std::pair<int, int>> foreign_proxies;  // open: (scope of another process, its proxy here)
-    policy::SpawnDriver spawn_driver;
+    policy::SpawnMachine spawn;  // the spawn slow path's steps (the runtime's WorkerQueue::spawn_)
     std::int64_t credits = 0;  // inline fast-path spawns left (the runtime's -room)
     bool work_wanted = false;  // a thief found nothing public (WorkerCore::work_wanted)
     int asked = -1;            // success-only: the rank its last request went to (PerWorker::asked)
@@ -171,21 +171,20 @@ class Engine {
     int depth = 0;             // queued tasks on the stack (bounded policy's `held`)
     int help_depth = 0;        // frames waiting under a help loop (Worker::help_depth_ less the outer loop)
     int poll_countdown;
-    double last_poll = 0;      // paced polling of the spawn slow path (SpawnDriver::poll_due)
+    double last_poll = 0;      // paced polling of the spawn slow path (SpawnMachine::enter)
     std::uint32_t load = 0;    // as of its last poll: queued tasks, plus the one it runs
     // search (policy::SearchDriver)
     policy::SearchDriver search;
     platform::Rng remote_rng;  // success-only rank choice (Distributor's per-worker rng)
-    platform::BackoffLimits backoff_limits;       // idle: the outer help loop
-    platform::BackoffLimits wait_backoff_limits;  // inside a task's wait
-    unsigned backoff_round = 0;
+    // The help loop running now: its order of steps, its back-off round
+    // (a new loop each time the worker runs out of tasks: go_idle).
+    std::optional<policy::SearchLoop> loop;
     double search_since = 0;   // went idle
     double idle_from = 0;      // out of tasks since (the busy profile's; search_since leaves out steals)
     double attempt_start = 0;  // current attempt began
     double remote_since = -1;  // its steal from another process began (BusyProfile::remote); -1: none
-    // the attempt in flight
-    policy::SearchStep next{};
-    bool pending_step = false;  // `next` was drawn already (pause)
+    // the attempt in flight: loop->step()
+    std::optional<policy::SearchAction> pending;  // the next iteration's first answer, drawn at its pause
     int target = -1;           // victim worker (thread claim) or rank (remote)
     Hop hop = Hop::self;
     bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
@@ -269,6 +268,8 @@ class Engine {
   int origin_rank(int scope) const;
   bool end_frame(Worker& w);
   void complete(Worker& w, int scope, bool foreign);
+  void end_queued(Worker& w, int scope, bool foreign);
+  void spawn_root(Worker& w);
   int adopt_foreign(Worker& w, int scope);
   void seal_foreign_proxies(Worker& w);
   void send_proxy(int proxy, double t, Worker* sender);
@@ -284,8 +285,9 @@ class Engine {
   void charge(Worker& w, const OwnerOps& ops);
   // ---- thief side (engine_search.hpp) ----
   void start_attempt(Worker& w, double t);
+  void search_answer(Worker& w, policy::SearchAction a, double t);
+  void steal_failed(Worker& w, double t);
   void launch_thread_claim(Worker& w, double start);
-  void start_remote(Worker& w, double t);
   void apply_thread_claim(Worker& w, double t);
   void apply_remote_op(Worker& w, double t);
   void apply_sws(Worker& w, SimWindow<Task>& win, double t);
@@ -301,9 +303,9 @@ class Engine {
     w.remote_since = -1;
   }
   void poll_round(Worker& w, double t);
-  void pause(Worker& w, double t);
-  // The next back-off step (waiting or idle limits); without `advance`, one pause (round 0).
-  double backoff_ns(Worker& w, bool advance = true);
+  void pause(Worker& w, double t, policy::SearchAction a);
+  // The wait a loop's answer asks for (back_off: its round; pause: one pause instruction).
+  double wait_ns(const Worker& w, policy::SearchAction a) const;
   // What a waiting worker may take (policy/help_floor.hpp): a wait for
   // joined children (W::kJoins) has a floor at its frame's depth.
   std::int64_t help_floor_of(const Worker& w) const noexcept {
@@ -311,11 +313,14 @@ class Engine {
     return policy::help_floor(cfg_.options.waiter_steals, multi_rank_, w.stack.back().depth);
   }
   // The driver's next step: to other processes only without a floor.
-  policy::SearchStep next_step(Worker& w) {
-    return w.search.next(multi_rank_ && policy::may_leave_process(help_floor_of(w), machine_.workers_per_rank()));
+  // What the search loop's next iteration starts from (Dispatcher::search_view).
+  policy::SearchView search_view(const Worker& w) const {
+    policy::SearchView v;
+    v.within_depth = w.help_depth < cfg_.options.max_help_depth;  // waiting past it: no steal
+    v.remote = v.region = multi_rank_;
+    v.remote_ok = multi_rank_ && policy::may_leave_process(help_floor_of(w), machine_.workers_per_rank());
+    return v;
   }
-  // Waiting past --max-help-depth nested waits: it does not steal.
-  bool too_deep(const Worker& w) const noexcept { return w.help_depth >= cfg_.options.max_help_depth; }
   void become_busy(Worker& w, double t);
   void release_token(Worker& w);
   void deliver(Message& m);
@@ -453,15 +458,13 @@ Engine<W>::Worker::Worker(int id_, int rank_, int local, const SimConfig& c, con
       rank(rank_),
       node(static_cast<std::size_t>(id_ / c.machine.cores_per_node())),
       deque(c.options.deque_max_tasks),
-      spawn_driver(c.options, c.machine.workers_per_rank(), c.machine.ranks()),
+      spawn(c.options, c.machine.workers_per_rank(), c.machine.ranks()),
       poll_countdown(c.options.poll_interval),
       search(c.options, topology, setup),
-      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)),
-      backoff_limits(search.backoff_limits(local == 0, c.machine.ranks() > 1)),
-      wait_backoff_limits(search.backoff_limits(true, c.machine.ranks() > 1)) {
+      remote_rng(c.options.seed * 1'000'003 + static_cast<std::uint64_t>(rank_) * 4099 + static_cast<std::uint64_t>(local)) {
   if (c.decision_logs != nullptr) {
     policy::DecisionLog& log = (*c.decision_logs)[static_cast<std::size_t>(id_)];
-    spawn_driver.record_to(&log);
+    spawn.record_to(&log);
     search.record_to(&log);
   }
 }
@@ -471,7 +474,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
     : wl_(workload),
       cfg_(config),
       machine_(config.machine),
-      topology_(topology_of(machine_)),
+      topology_(search_topology(machine_, config.options)),
       chunk_(config.options.chunk),
       spawn_policy_(config.options.policy),
       task_bytes_(sizeof(task::TaskHeader) + workload.input_bytes()),
@@ -501,7 +504,7 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   busy_in_node_.assign(static_cast<std::size_t>(machine_.spec().nodes), 0);
   if (cfg_.decision_logs != nullptr) cfg_.decision_logs->assign(static_cast<std::size_t>(n), {});
   for (int i = 0; i < n; ++i)
-    workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i));
+    workers_.emplace_back(i, machine_.rank_of(i), i % wpr, cfg_, topology_, search_setup(machine_, i, o));
   if (multi_rank_) {
     procs_.reserve(static_cast<std::size_t>(machine_.ranks()));
     for (int r = 0; r < machine_.ranks(); ++r)
@@ -510,256 +513,10 @@ Engine<W>::Engine(const W& workload, const SimConfig& config)
   }
 }
 
-// ---------------------------------------------------------------- main loop
-
-template <class W>
-SimResult Engine<W>::run() {
-  const auto wall_start = std::chrono::steady_clock::now();
-  // The root task is queued on worker 0 (rank 0 runs Runtime::root); every
-  // other worker starts searching at time 0.
-  Worker& first = workers_[0];
-  first.deque.push(Task{wl_.root()});
-  outstanding_ = 1;
-  schedule(first, Step::busy, 0.0);
-  busy_min_ = 0.0;
-  for (std::size_t i = 1; i < workers_.size(); ++i) go_idle(workers_[i]);
-
-  while (outstanding_ > 0) {
-    // T: the earliest thing pending; H: nothing sent from T on arrives sooner.
-    double t_min = busy_min_;
-    if (!heap_.empty()) t_min = std::min(t_min, heap_.top().time);
-    if (!messages_.empty()) t_min = std::min(t_min, messages_.top().time);
-    if (t_min == std::numeric_limits<double>::infinity())
-      throw std::logic_error("simulator: nothing left to do with " + std::to_string(outstanding_) +
-                             " tasks outstanding");
-    // Progress guard: no task may wait forever (a livelock of the modelled
-    // runtime would otherwise run the simulator forever).
-    if (t_min - last_begin_ > stall_limit_ns_)
-      throw std::runtime_error("simulator: no task started for " + std::to_string((t_min - last_begin_) * 1e-9) +
-                               " simulated s with " + std::to_string(outstanding_) +
-                               " outstanding: the modelled scheduler livelocks");
-    const double horizon = t_min + lookahead_;
-    // (1) Every event before the horizon, in time order.
-    for (;;) {
-      const bool have_event = !heap_.empty() && heap_.top().time < horizon;
-      const bool have_message = !messages_.empty() && messages_.top().time < horizon;
-      if (!have_event && !have_message) break;
-      ++result_.events;
-      if (have_message && (!have_event || messages_.top().time <= heap_.top().time)) {
-        Message m = messages_.top();
-        messages_.pop();
-        deliver(m);
-        continue;
-      }
-      const EventKey key = heap_.top();
-      Worker& w = workers_[key.id];
-      switch (w.step) {
-        case Step::attempt: start_attempt(w, key.time); break;
-        case Step::thread_claim: apply_thread_claim(w, key.time); break;
-        case Step::remote_op: apply_remote_op(w, key.time); break;
-        case Step::receive: receive(w, key.time); break;
-        case Step::poll_round: poll_round(w, key.time); break;
-        case Step::busy:
-        case Step::idle: throw std::logic_error("simulator: a busy or finished worker has an event");
-      }
-      if (outstanding_ == 0) break;
-    }
-    // (2) Every busy worker up to the horizon.
-    busy_min_ = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < busy_.size() && outstanding_ > 0;) {
-      Worker& w = workers_[static_cast<std::size_t>(busy_[i])];
-      if (w.clock < horizon) {
-        ++result_.events;
-        run_busy(w, horizon);
-      }
-      if (w.step != Step::busy) continue;  // it went idle: busy_[i] is another worker now
-      busy_min_ = std::min(busy_min_, w.clock);
-      ++i;
-    }
-  }
-
-  // Statistics: a worker's time after its last task until the makespan is search.
-  result_.time_s = makespan_ * 1e-9;
-  for (Worker& w : workers_) {
-    const double idle_from = w.step == Step::busy ? w.clock : w.search_since;
-    w.search_ns += std::max(0.0, makespan_ - idle_from);
-    profile_.idle(w.step == Step::busy ? w.clock : w.idle_from, makespan_);
-    end_remote(w, makespan_);  // a steal still in flight at the end
-    result_.tasks += w.executed;
-    result_.inlined += w.inlined;
-    result_.queued += w.queued_spawns;
-    result_.work_s += w.work_ns * 1e-9;
-    result_.search_s += w.search_ns * 1e-9;
-    result_.steal_s += w.steal_ns * 1e-9;
-    result_.max_queue = std::max(result_.max_queue, w.max_queue);
-  }
-  result_.busy_profile = profile_.finish(makespan_, machine_.workers());
-  result_.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  return result_;
-}
-
-// ---------------------------------------------------------------- busy path
-
-template <class W>
-void Engine<W>::run_busy(Worker& w, double bound) {
-  while (w.clock < bound) {
-    if (w.stack.empty()) {
-      Task t;
-      if (!w.deque.pop(t)) {
-        if (runnable_here(w) && resume_suspended(w, w.clock)) continue;
-        go_idle(w);
-        return;
-      }
-      begin(w, t, true);
-      continue;
-    }
-    Frame& f = w.stack.back();
-    Task child;
-    if (wl_.next(f.cursor, child.node)) {
-      spawn(w, child);
-      continue;
-    }
-    if (!end_frame(w)) return;  // it waits, and this worker's deque is empty: help
-    if (outstanding_ == 0) return;
-  }
-}
-
-template <class W>
-void Engine<W>::begin(Worker& w, const Task& t, bool queued) {
-  Work work;
-  Cursor cursor = wl_.open(t.node, work);
-  // The machine's per-core slowdown while this node's other cores compute
-  // (MachineSpec::loaded_slowdown; a factor of exactly 1 without one).
-  const double cost = ((queued ? cfg_.costs.queued_ns : cfg_.costs.inline_ns) +
-                       static_cast<double>(work.sequential_nodes) * cfg_.costs.sequential_ns + work.busy_ns) *
-                      machine_.compute_factor(busy_in_node_[w.node]);
-  ++w.executed;
-  last_begin_ = std::max(last_begin_, w.clock);
-  stall_limit_ns_ = std::max(stall_limit_ns_, 100 * cost);
-  w.clock += cost;
-  w.work_ns += cost;
-  if (w.clock > makespan_) makespan_ = w.clock;
-  if (queued) {
-    // A pop frees a queue slot: the runtime re-asks the policy (grant(0)).
-    if (cfg_.options.policy == SpawnPolicy::bounded) w.credits = 0;
-  } else {
-    ++w.inlined;
-  }
-  // Executor::execute_foreign: a task of another process. An escaping one
-  // (no joins: UTS) counts in this worker's foreign proxy of its scope and
-  // completes there; a joined one reports back itself.
-  bool foreign = queued && multi_rank_ && origin_rank(t.scope) != w.rank;
-  int scope = t.scope;
-  if (foreign && !W::kJoins) {
-    scope = adopt_foreign(w, t.scope);
-    foreign = false;
-  }
-  if (W::empty(cursor)) {
-    --outstanding_;  // the task is done
-    if (queued) complete(w, scope, foreign);
-  } else {
-    // Executor::execute: a queued task of this worker's keeps its generation,
-    // any other (stolen, pushed) starts at 0; an inline one inherits.
-    const std::uint32_t levels = queued ? (t.spawner == w.id ? t.levels : 0)
-                                        : (w.stack.empty() ? 0 : w.stack.back().levels);
-    Frame f{cursor, queued, levels, queued};  // outstanding: the task became a frame
-    f.scope = queued ? scope : kNoScope;
-    f.depth = queued ? t.depth : (w.stack.empty() ? 0 : w.stack.back().depth + 1);
-    f.foreign = foreign;
-    if constexpr (!W::kJoins) {
-      // Escaping asyncs count in the task's own scope (the IEF it received,
-      // or, for a task of another process, this worker's foreign proxy),
-      // an inline task's in its parent's.
-      f.ief = queued ? scope : w.stack.back().ief;
-    }
-    w.stack.push_back(f);
-    if (queued) ++w.depth;
-  }
-  if (queued && multi_rank_ && w.spawn_driver.poll_after_task(--w.poll_countdown, w.clock - w.last_poll)) poll(w);
-}
-
-template <class W>
-void Engine<W>::spawn(Worker& w, const Task& child) {
-  ++outstanding_;
-  // The inline fast path of heist::spawn (include/heist/heist.hpp).
-  if (w.credits > 0 && !w.work_wanted) {
-    --w.credits;
-    begin(w, child, false);
-    return;
-  }
-  // Between processes the slow path polls at least every poll period and
-  // paces its inline credits to that period (SpawnDriver).
-  if (multi_rank_ && w.spawn_driver.poll_due(w.clock - w.last_poll)) poll(w);
-  policy::SpawnFacts facts;
-  facts.queued = w.deque.size();
-  facts.held = facts.queued + static_cast<std::size_t>(w.depth);
-  facts.public_tasks = w.deque.public_size();
-  facts.inline_frames = static_cast<unsigned>(w.stack.size());
-  facts.levels = w.stack.back().levels;
-  facts.inlined = w.inlined;
-  if (spawn_policy_ == SpawnPolicy::bounded)
-    facts.idle_workers = static_cast<unsigned>(searching_in_rank_[static_cast<std::size_t>(w.rank)]);
-  if (w.work_wanted) {
-    w.work_wanted = false;
-    facts.thief_asked = true;
-  }
-  // facts.can_expose stays false: continuation stealing is not simulated
-  // (heist sim refuses work-first and adaptive), so no expose answer.
-  const SpawnPolicy kind = policy::SpawnDriver::effective_kind(spawn_policy_, false, w.remote_asked);
-  const policy::SpawnStep step = w.spawn_driver.decide(kind, facts, multi_rank_, w.clock);
-  if (step.release) w.deque.release();
-  const policy::SpawnAction action = step.action;
-  if (step.reroot) {  // the runtime resets its current frame: the nearest one that exists
-    std::size_t i = nearest_frame(w);
-    w.stack[i].queued_children = 0;
-    for (; i < w.stack.size(); ++i) w.stack[i].levels = 0;
-  }
-  if (action == policy::SpawnAction::run_inline) {
-    w.credits = step.credits;
-    begin(w, child, false);
-    return;
-  }
-  if (w.deque.full()) {  // the runtime's begin_push at the deque's maximum: run it now
-    begin(w, child, false);
-    return;
-  }
-  // WorkerQueue::end_queue counts the child on the frame its header is
-  // written from: a joined child's spawner gets a frame of its own
-  // (joined_frame), an escaping one's is the nearest that exists.
-  Frame& counted = W::kJoins ? w.stack.back() : w.stack[nearest_frame(w)];
-  const std::uint32_t levels = policy::SpawnDecider::child_levels(facts.levels, ++counted.queued_children);
-  Task queued{child.node, w.id, task::saturate(levels), children_scope(w, w.stack.back()),
-              task::saturate(w.stack.back().depth + 1)};
-  if constexpr (W::kJoins) w.stack.back().has_frame = true;  // WorkerQueue::joined_frame
-  if (queued.scope != kNoScope) ++scopes_[static_cast<std::size_t>(queued.scope)].pending;
-  w.deque.push(queued);
-  if (action == policy::SpawnAction::queue_public) {
-    if (step.publish_one) w.deque.publish_one();
-    else w.deque.release();
-  }
-  ++w.queued_spawns;
-  w.max_queue = std::max<std::uint64_t>(w.max_queue, w.deque.size());
-  if (w.remote_asked) {  // a thief of another rank waits for this task
-    w.remote_asked = false;
-    poll(w);
-  }
-}
-
-template <class W>
-void Engine<W>::go_idle(Worker& w) {
-  if (!w.foreign_proxies.empty()) seal_foreign_proxies(w);  // out of own tasks (Joins::seal_proxies)
-  w.search_since = w.clock;
-  w.backoff_round = 0;  // a new help loop: a fresh Backoff
-  // A waiting worker searches until its wait is over (start_attempt).
-  if (outstanding_ == 0 || (w.stack.empty() && !w.search.can_steal())) {  // the run is over, or no victim exists
-    schedule(w, Step::idle, w.clock);
-    return;
-  }
-  start_attempt(w, w.clock);
-}
-
 }  // namespace heist::sim
 
+#include "sim/engine_busy.hpp"
+#include "sim/engine_run.hpp"
 #include "sim/engine_joins.hpp"
 #include "sim/engine_mailbox.hpp"
 #include "sim/engine_search.hpp"

@@ -95,7 +95,7 @@ bool Engine<W>::end_frame(Worker& w) {
   w.stack.pop_back();
   --outstanding_;
   if (w.clock > makespan_) makespan_ = w.clock;
-  if (queued) complete(w, scope, foreign);
+  if (queued) end_queued(w, scope, foreign);
   return true;
 }
 

@@ -1,11 +1,12 @@
-// Engine<W>, thief side: an idle worker's search as events. Every decision
-// is the worker's policy::SearchDriver's (the runtime's help loop runs the
-// same driver; see its header for the loop): a step inside the process is a
-// claim on that worker's deque, a step to another rank a one-sided steal
-// from that rank's window with the runtime's SWS or SDC thief state machine,
-// one communication per event; a request step goes to engine_mailbox.hpp.
-// What this file adds is the model: when each operation lands, what it
-// costs, and which state it reads at that simulated instant.
+// Engine<W>, thief side: an idle worker's search as events. The order of its
+// steps is the worker's policy::SearchLoop (the runtime's help loops execute
+// the same machine), every decision its policy::SearchDriver's: a step
+// inside the process is a claim on that worker's deque, a step to another
+// rank a one-sided steal from that rank's window with the runtime's SWS or
+// SDC thief state machine, one communication per event; a request step goes
+// to engine_mailbox.hpp. What this file adds is the model: when each
+// operation lands, what it costs, and which state it reads at that
+// simulated instant.
 // Included by sim/engine.hpp.
 #pragma once
 
@@ -26,35 +27,45 @@ void Engine<W>::start_attempt(Worker& w, double t) {
     w.clock = resumed;
     return;
   }
-  if (!w.stack.empty()) {  // a task's wait helps (engine_joins.hpp): is it over?
-    if (wait_over(w)) {
-      become_busy(w, t);
-      return;
-    }
-    if (too_deep(w)) {  // no steal, but a poll every round (Dispatcher::help_until)
-      if (multi_rank_) poll_round(w, t);
-      else schedule(w, Step::attempt, t + backoff_ns(w));
-      return;
-    }
+  if (!w.stack.empty() && wait_over(w)) {  // a task's wait helps (engine_joins.hpp): it is over
+    become_busy(w, t);
+    return;
   }
   w.attempt_start = t;
-  if (w.pending_step) w.pending_step = false;  // drawn by pause()
-  else w.next = next_step(w);
-  switch (w.next.kind) {
-    case policy::SearchStep::Kind::request:  // the answer arrives through a poll
+  policy::SearchAction a;
+  if (w.pending) {  // drawn at the pause before this iteration
+    a = *w.pending;
+    w.pending.reset();
+  } else {
+    a = w.loop->search(search_view(w));
+  }
+  search_answer(w, a, t);
+}
+
+// The loop's first answer of an iteration, carried out from time t.
+template <class W>
+void Engine<W>::search_answer(Worker& w, policy::SearchAction a, double t) {
+  switch (a) {
+    case policy::SearchAction::request:  // the answer arrives through a poll
       request_across(w, t);
       attempt_failed(w, w.clock);
       return;
-    case policy::SearchStep::Kind::none: attempt_failed(w, t); return;
-    case policy::SearchStep::Kind::steal_here: launch_thread_claim(w, t); return;
-    case policy::SearchStep::Kind::steal_rank: break;
+    case policy::SearchAction::steal:
+      if (w.loop->step().kind == policy::SearchStep::Kind::steal_here) {
+        launch_thread_claim(w, t);
+        return;
+      }
+      break;
+    default: attempt_failed(w, t); return;
   }
-  const int rank = w.next.target;
+  const policy::SearchStep& step = w.loop->step();
+  const int rank = step.target;
   // Another process: with --remote-steal sequential one worker of a process
   // at a time; the others' iteration is not an attempt.
   Process& proc = procs_[static_cast<std::size_t>(w.rank)];
   if (cfg_.options.remote_steal == RemoteStealMode::sequential) {
     if (proc.remote_busy) {
+      w.loop->stolen(0, false);  // not an attempt
       attempt_failed(w, t);
       return;
     }
@@ -63,7 +74,7 @@ void Engine<W>::start_attempt(Worker& w, double t) {
   w.target = rank;
   w.hop = machine_.hop_to_rank(w.id, rank);
   w.incoming.clear();
-  ++counts(w.next.choice.level, true).attempts;
+  ++counts(step.choice.level, true).attempts;
   if (cfg_.options.protocol == StealProtocolKind::sws) {
     w.sws.emplace(w.empty_targets.count(rank) != 0 ? rma::sws::TargetMode::empty : rma::sws::TargetMode::full);
   } else {
@@ -77,9 +88,9 @@ void Engine<W>::start_attempt(Worker& w, double t) {
 template <class W>
 void Engine<W>::launch_thread_claim(Worker& w, double start) {
   w.attempt_start = start;
-  w.target = w.next.choice.place;
+  w.target = machine_.first_worker(w.rank) + w.loop->step().target;  // steal_here: a worker of its process
   w.hop = machine_.hop(w.id, w.target);
-  ++counts(w.next.choice.level, false).attempts;
+  ++counts(w.loop->step().choice.level, false).attempts;
   ++result_.messages.shm_ops;
   schedule(w, Step::thread_claim, start + machine_.latency_ns(w.hop) / 2);
 }
@@ -93,21 +104,19 @@ void Engine<W>::apply_thread_claim(Worker& w, double t) {
   // (policy/help_floor.hpp; SplitDeque::steal_with peeks the same way).
   if (v.deque.public_size() > 0 && !policy::may_claim(help_floor_of(w), v.deque.oldest_public().depth)) {
     ++result_.help_floor_refusals;
-    ++counts(w.next.choice.level, false).failed;
-    w.search.on_result(w.next, 0);
-    attempt_failed(w, t + machine_.latency_ns(w.hop) / 2);
+    ++counts(w.loop->step().choice.level, false).failed;
+    steal_failed(w, t + machine_.latency_ns(w.hop) / 2);
     return;
   }
   const std::uint32_t k = v.deque.steal(
-      [&](std::uint32_t available) { return w.search.take(available, w.next.choice.level); }, w.incoming);
+      [&](std::uint32_t available) { return w.search.take(available, w.loop->step().choice.level); }, w.incoming);
   // Nothing public left (we failed, or took the last): ask the victim to queue more.
   if (v.deque.public_size() == 0) v.work_wanted = true;
   const double back = t + machine_.latency_ns(w.hop) / 2;
-  StealCounts& c = counts(w.next.choice.level, false);
+  StealCounts& c = counts(w.loop->step().choice.level, false);
   if (k == 0) {
     ++c.failed;
-    w.search.on_result(w.next, 0);
-    attempt_failed(w, back);
+    steal_failed(w, back);
     return;
   }
   ++c.steals;
@@ -152,7 +161,7 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     case rma::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
-      StealCounts& c = counts(w.next.choice.level, true);
+      StealCounts& c = counts(w.loop->step().choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += std::uint64_t{count} * slot_bytes_;
@@ -164,10 +173,9 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
     }
     default:  // aborted: nothing to take
       w.sws.reset();
-      ++counts(w.next.choice.level, true).failed;
+      ++counts(w.loop->step().choice.level, true).failed;
       release_token(w);
-      w.search.on_result(w.next, 0);
-      attempt_failed(w, back);
+      steal_failed(w, back);
       return;
   }
 }
@@ -178,7 +186,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
   if (s.step() == rma::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
   rma::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
-    return w.search.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.next.choice.level);
+    return w.search.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.loop->step().choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
@@ -196,7 +204,7 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
     case rma::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
-      StealCounts& c = counts(w.next.choice.level, true);
+      StealCounts& c = counts(w.loop->step().choice.level, true);
       ++c.steals;
       c.tasks += count;
       result_.messages.bytes += count * slot_bytes_;
@@ -210,10 +218,9 @@ void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
       break;
   }
   w.sdc.reset();  // aborted: empty, or the lock stayed busy
-  ++counts(w.next.choice.level, true).failed;
+  ++counts(w.loop->step().choice.level, true).failed;
   release_token(w);
-  w.search.on_result(w.next, 0);
-  attempt_failed(w, back);
+  steal_failed(w, back);
 }
 
 template <class W>
@@ -223,8 +230,15 @@ void Engine<W>::release_token(Worker& w) {
   w.holds_token = false;
 }
 
-// An iteration that took nothing ended at time t: poll when the driver says
-// a round is due; otherwise back off.
+// A steal of the loop's step took nothing; its answer arrived at time t.
+template <class W>
+void Engine<W>::steal_failed(Worker& w, double t) {
+  w.loop->stolen(0, true);
+  attempt_failed(w, t);
+}
+
+// An iteration that took nothing ended at time t: the loop says whether a
+// poll round is due, or which wait comes first.
 template <class W>
 void Engine<W>::attempt_failed(Worker& w, double t) {
   end_remote(w, t);
@@ -235,58 +249,61 @@ void Engine<W>::attempt_failed(Worker& w, double t) {
     const std::vector<int>& open = procs_[static_cast<std::size_t>(w.rank)].requested;
     awaited = std::find(open.begin(), open.end(), w.asked) != open.end();
   }
-  if (w.search.failed(multi_rank_, awaited)) {
+  const policy::SearchAction a = w.loop->failed(awaited);
+  if (a == policy::SearchAction::poll_round) {
     schedule(w, Step::poll_round, t);
     return;
   }
-  pause(w, t);
+  pause(w, t, a);
 }
 
 template <class W>
 void Engine<W>::poll_round(Worker& w, double t) {
   w.clock = t;
   poll(w);
-  if (w.deque.size() > 0 || wait_over(w)) {  // tasks arrived through the mailbox, or the wait is over
+  bool got = w.deque.size() > 0;  // tasks arrived through the mailbox
+  if (!got) {
+    const std::optional<std::uint32_t> taken = reclaim(w);
+    if (!taken) {  // SDC: a thief holds this queue's lock; the runtime spins on it
+      schedule(w, Step::poll_round, w.clock + machine_.latency_ns(Hop::self));
+      return;
+    }
+    got = *taken > 0;
+  }
+  const policy::SearchAction a = w.loop->polled(got);
+  if (a == policy::SearchAction::found) {
     become_busy(w, w.clock);
     return;
   }
-  const std::optional<std::uint32_t> taken = reclaim(w);
-  if (!taken) {  // SDC: a thief holds this queue's lock; the runtime spins on it
-    schedule(w, Step::poll_round, w.clock + machine_.latency_ns(Hop::self));
-    return;
-  }
-  if (*taken > 0) {
-    become_busy(w, w.clock);
-    return;
-  }
-  if (too_deep(w)) schedule(w, Step::attempt, w.clock + backoff_ns(w));  // no steal step to draw
-  else pause(w, w.clock);
+  pause(w, w.clock, a);
 }
 
-// Back off, then the next iteration. Its step is drawn now rather than when
-// it starts: each worker has its own driver and RNG, and nothing else moves
-// them in between, so the draws, and the run, are the same — and a failed
-// claim inside the process costs one event instead of two.
 template <class W>
-double Engine<W>::backoff_ns(Worker& w, bool advance) {
-  const platform::BackoffLimits& limits = w.stack.empty() ? w.backoff_limits : w.wait_backoff_limits;
+double Engine<W>::wait_ns(const Worker& w, policy::SearchAction a) const {
   if (cfg_.backoff != BackoffModel::heist) return 0.0;
-  return heist_backoff_ns(advance ? w.backoff_round++ : 0, limits);  // round 0: one pause instruction
+  const unsigned round = a == policy::SearchAction::back_off ? w.loop->round() - 1 : 0;  // round 0: one pause instruction
+  return heist_backoff_ns(round, w.loop->limits());
 }
 
+// The loop's wait (back_off, pause), then the next iteration. An idle
+// worker's next answer is drawn now rather than when the wait ends: nothing
+// else moves its loop, driver or RNG in between, and nothing it observes
+// changes (no wait can end; its deque fills only through its own polls),
+// so the draws, and the run, are the same — and a failed claim inside the
+// process costs one event instead of two.
 template <class W>
-void Engine<W>::pause(Worker& w, double t) {
-  // The back-off advances per failed sweep of the victims; within a sweep
-  // the next attempt follows one pause (Dispatcher::pause_after_failure).
-  const double start = t + backoff_ns(w, w.search.backs_off());
-  w.next = next_step(w);
+void Engine<W>::pause(Worker& w, double t, policy::SearchAction a) {
+  const double start = t + wait_ns(w, a);
   // A waiting worker looks at its count before each attempt, and a worker
   // of a process with a runnable suspended stack takes it: no shortcut.
-  if (w.next.kind == policy::SearchStep::Kind::steal_here && w.stack.empty() && !runnable_here(w)) {
-    launch_thread_claim(w, start);
-    return;
+  if (w.stack.empty() && !runnable_here(w)) {
+    const policy::SearchAction next = w.loop->search(search_view(w));
+    if (next == policy::SearchAction::steal && w.loop->step().kind == policy::SearchStep::Kind::steal_here) {
+      launch_thread_claim(w, start);
+      return;
+    }
+    w.pending = next;  // start_attempt takes it from here
   }
-  w.pending_step = true;  // start_attempt takes it from here
   schedule(w, Step::attempt, start);
 }
 
@@ -298,7 +315,7 @@ void Engine<W>::receive(Worker& w, double t) {
   if (w.deque.wanted()) w.deque.release();
   w.incoming.clear();
   release_token(w);
-  w.search.on_result(w.next, k);
+  w.loop->stolen(k, true);
   w.steal_ns += t - w.attempt_start;
   w.search_since += t - w.attempt_start;  // the steal itself is not search time
   become_busy(w, t);
@@ -311,7 +328,6 @@ void Engine<W>::become_busy(Worker& w, double t) {
   // claim): schedule() never saw the worker leave its tasks, so the busy
   // profile gets the stretch here.
   if (w.step == Step::busy) profile_.idle(w.search_since, t);
-  w.backoff_round = 0;
   schedule(w, Step::busy, t);
 }
 

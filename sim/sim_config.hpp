@@ -34,6 +34,13 @@ enum class BackoffModel {
 };
 const char* to_string(BackoffModel) noexcept;
 
+// A known way for the simulator to execute differently from the runtime,
+// planted on purpose by the self-check of the test that compares them.
+enum class PlantedDrift {
+  none,
+  credits_kept_at_task_start,  // a queued task's start keeps the credits of the last grant
+};
+
 struct SimConfig {
   MachineSpec machine;
   // The runtime options the simulated workers use — the same struct and
@@ -49,6 +56,9 @@ struct SimConfig {
   // Tests: when set, resized to one log per worker, which records every
   // decision of that worker's spawn and search drivers.
   std::vector<policy::DecisionLog>* decision_logs = nullptr;
+  // Tests only: a drift planted in the simulator's executor, which
+  // tests/sim/test_same_actions.cpp must find. Never set otherwise.
+  PlantedDrift planted_drift = PlantedDrift::none;
 };
 
 // Steal operations at one level of the Topology (the lowest level thief and

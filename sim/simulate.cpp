@@ -27,6 +27,25 @@ policy::SearchSetup search_setup(const Machine& machine, int worker) noexcept {
   return {worker, machine.first_worker(machine.rank_of(worker)), machine.workers_per_rank()};
 }
 
+policy::Topology search_topology(const Machine& machine, const Options& options) {
+  if (options.balance != BalanceMode::push) return topology_of(machine);
+  // Rank 0's workers stand for every process's: the places of one process.
+  policy::Topology whole = topology_of(machine);
+  std::vector<std::array<int, policy::kLevels>> domains;
+  for (int p = 0; p < machine.workers_per_rank(); ++p) {
+    std::array<int, policy::kLevels> d{};
+    for (int l = 0; l < policy::kLevels; ++l) d[static_cast<std::size_t>(l)] = whole.domain(p, static_cast<policy::Level>(l));
+    domains.push_back(d);
+  }
+  return policy::Topology::from_domains(std::move(domains));
+}
+
+policy::SearchSetup search_setup(const Machine& machine, int worker, const Options& options) noexcept {
+  if (options.balance != BalanceMode::push) return search_setup(machine, worker);
+  const int local = worker - machine.first_worker(machine.rank_of(worker));
+  return {local, 0, machine.workers_per_rank()};
+}
+
 double heist_backoff_ns(unsigned round, const platform::BackoffLimits& limits) noexcept {
   constexpr double kPauseNs = 20, kYieldNs = 1000, kTimerSlackNs = 50'000;
   const platform::BackoffStep step = platform::backoff_step(round, limits);

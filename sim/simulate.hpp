@@ -29,9 +29,14 @@ SimResult simulate(const AnyWorkload& workload, const SimConfig& config);
 
 // Where simulated worker `worker` searches: its place in topology_of(machine)
 // and its process's. The engine makes each worker's policy::SearchDriver
-// from this (and its policy::SpawnDriver from the options alone), so a test
+// from this (and its policy::SpawnMachine from the options alone), so a test
 // can make the very drivers a simulated worker runs.
 policy::SearchSetup search_setup(const Machine& machine, int worker) noexcept;
+// The same under the run's options: with --balance push tasks move between
+// processes by push only, and a worker searches its own process alone
+// (sched::Scheduler::set_topology): its place in one process's topology.
+policy::Topology search_topology(const Machine& machine, const Options& options);
+policy::SearchSetup search_setup(const Machine& machine, int worker, const Options& options) noexcept;
 
 // Totals of the task tree, walked sequentially (calibration).
 struct TreeTotals {

@@ -36,6 +36,17 @@ constexpr BackoffStep backoff_step(unsigned round, const BackoffLimits& limits) 
   return {0, false, std::min(limits.min_sleep_us << k, limits.max_sleep_us)};
 }
 
+// Waits one step: its pause instructions, a yield, or a sleep.
+inline void backoff_wait(const BackoffStep& step) noexcept {
+  if (step.spins > 0) {
+    for (unsigned i = 0; i < step.spins; ++i) cpu_relax();
+  } else if (step.yield) {
+    std::this_thread::yield();
+  } else {
+    std::this_thread::sleep_for(std::chrono::microseconds(step.sleep_us));
+  }
+}
+
 class Backoff {
  public:
   explicit Backoff(BackoffLimits limits = {}) noexcept : limits_(limits) {}
@@ -44,14 +55,7 @@ class Backoff {
 
   // One step of waiting; each call waits longer than the previous one.
   void pause() noexcept {
-    const BackoffStep step = backoff_step(round_, limits_);
-    if (step.spins > 0) {
-      for (unsigned i = 0; i < step.spins; ++i) cpu_relax();
-    } else if (step.yield) {
-      std::this_thread::yield();
-    } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(step.sleep_us));
-    }
+    backoff_wait(backoff_step(round_, limits_));
     ++round_;
   }
 

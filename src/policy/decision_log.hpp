@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "heist/options.hpp"
+#include "policy/spawn_plan.hpp"
 #include "policy/spawn_policy.hpp"
 #include "policy/topology.hpp"
 #include "policy/victim_policy.hpp"
@@ -35,6 +36,26 @@ struct SearchStep {
   }
 };
 
+// What a searching worker's executor observed at the start of an iteration
+// (SearchLoop::search; search_loop.hpp).
+struct SearchView {
+  bool within_depth = true;  // its help loops nest no deeper than --max-help-depth
+  bool remote = false;       // a process balancer exists (the run spans processes)
+  bool region = false;       // a distributed region is on
+  bool remote_ok = false;    // a step may leave the process: a region is on and the help floor allows it
+};
+
+// What a searching worker does next (SearchLoop).
+enum class SearchAction : std::uint8_t {
+  steal,       // carry out SearchLoop::step() (steal_here, steal_rank), then stolen()
+  request,     // success-only: queue a request at a rank (the answer comes through a poll), then failed()
+  fail,        // nothing taken: failed()
+  found,       // tasks arrived: run them
+  poll_round,  // poll the process balancer and take back the process's unclaimed offer, then polled()
+  back_off,    // wait SearchLoop::backoff(), then the next iteration
+  pause,       // one pause instruction, then the next iteration
+};
+
 // SpawnDriver::decide
 struct SpawnRecord {
   SpawnPolicy kind;
@@ -46,6 +67,25 @@ struct SpawnRecord {
   bool release;
   bool reroot;
   bool publish_one;
+};
+// SpawnMachine::enter
+struct EntryRecord {
+  SpawnEntry entry;
+  SpawnEntryStep step;
+};
+// SpawnMachine::decide: the plan (the SpawnRecord before it has the facts)
+struct PlanRecord {
+  bool fenced;
+  SpawnPlan plan;
+};
+// SpawnMachine::after_queue, when it polls
+struct AfterQueueRecord {
+  bool poll;
+};
+// SpawnMachine::task_edge
+struct EdgeRecord {
+  TaskEdge edge;
+  bool drop;
 };
 // SearchDriver::next
 struct StepRecord {
@@ -74,8 +114,22 @@ struct FailureRecord {
 struct BackoffRecord {
   bool backs_off;
 };
+// SearchLoop: one call, its inputs, its answer and the loop's back-off round after it
+struct LoopRecord {
+  enum class Call : std::uint8_t { begin, search, stolen, failed, polled, found };
+  Call call;
+  std::uint32_t loop = 0;  // which loop of the worker (SearchDriver::new_loop)
+  SearchView view{};       // search
+  std::uint32_t taken = 0;  // stolen
+  bool flag = false;       // begin: waiting limits; stolen: tried; failed: answer awaited; polled: got tasks
+  bool flag_other_processes = false;  // begin: the limits with other processes
+  SearchAction action = SearchAction::fail;
+  unsigned round = 0;
+};
 
-using Decision = std::variant<SpawnRecord, StepRecord, ChunkRecord, ResultRecord, FailureRecord, BackoffRecord>;
+
+using Decision = std::variant<SpawnRecord, StepRecord, ChunkRecord, ResultRecord, FailureRecord, BackoffRecord,
+                              EntryRecord, PlanRecord, AfterQueueRecord, EdgeRecord, LoopRecord>;
 
 struct DecisionLog {
   std::vector<Decision> entries;

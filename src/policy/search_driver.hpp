@@ -99,6 +99,8 @@ class SearchDriver {
 
   const ChunkPolicy& chunk() const noexcept { return chunk_; }
   void record_to(DecisionLog* log) noexcept { log_ = log; }
+  DecisionLog* log() const noexcept { return log_; }  // SearchLoop records its answers there too
+  std::uint32_t new_loop() noexcept { return ++loops_; }  // a SearchLoop's id in the records
 
  private:
   // The victim policy's next step, as a SearchStep.
@@ -115,6 +117,7 @@ class SearchDriver {
   std::uint32_t failed_in_sweep_ = 0;  // failed iterations since the last success or back-off step
   std::int64_t remote_max_sleep_us_;
   DecisionLog* log_ = nullptr;
+  std::uint32_t loops_ = 0;
   // The last steal that took tasks: the next search tries that victim
   // first, once (its deque held siblings of what was taken).
   std::optional<SearchStep> retry_;

@@ -36,12 +36,12 @@ bool exceptions_allow_migration() noexcept {
 }  // namespace
 
 ContinuationEngine::ContinuationEngine(Worker& worker, FiberPool& pool) noexcept
-    : worker_(worker), pool_(pool), backoff_(policy::SearchDriver::kIdleBackoff) {}
+    : worker_(worker), pool_(pool) {}
 
 void ContinuationEngine::attach_remote() noexcept {
   // Tasks another rank released for this process stay reserved for a
   // while: look again at least twice within it (as Dispatcher::help_until).
-  backoff_ = platform::Backoff(worker_.search_driver().backoff_limits(false, true));
+  search_.emplace(worker_.dispatch_.search_loop(false));
 }
 
 void ContinuationEngine::adopt_native() noexcept { platform::adopt_native(native_); }
@@ -279,7 +279,7 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     if (searching_since_ != 0) w.dispatch_.search_ns_ += platform::now_ns() - searching_since_;
     searching_since_ = 0;
     w.dispatch_.set_searching(false);
-    backoff_.reset();
+    if (search_) search_->found();
   };
   const auto run = [&](const std::byte* slot) -> Next {
     if (task::header(slot)->fn_id != task::kContinuationFn) {
@@ -306,33 +306,10 @@ ContinuationEngine::Next ContinuationEngine::step(Fiber* self) {
     return run(buffer);
   }
   w.dispatch_.out_of_tasks();
-  const std::int64_t attempt = platform::now_ns();
-  if (searching_since_ == 0) searching_since_ = attempt;
-  w.dispatch_.set_searching(true);
-  // As Dispatcher::help_until: a steal through the victim policy (inside the
-  // process or, in a distributed region, from another one) ...
-  if (w.dispatch_.may_steal() && w.dispatch_.try_steal() > 0) {  // the stolen slots are in our deque now
-    w.dispatch_.steal_ns_ += platform::now_ns() - attempt;
-    w.dispatch_.search_ns_ += attempt - searching_since_;
-    searching_since_ = 0;
-    backoff_.reset();
-    return {};
-  }
-  // ... and after a round of failed attempts, completions and deliveries
-  // from other processes, and what was released but nobody took.
-  if (w.remote_ != nullptr && w.dispatch_.search_->failed(w.remote_->region_active(), w.remote_->awaits_answer(w))) {
-    w.remote_->poll(w);
-    if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
-    const std::int64_t reclaim_start = platform::now_ns();
-    if (w.queue_.deque_.size() > 0 || w.remote_->reclaim(w) > 0) {
-      w.dispatch_.steal_ns_ += platform::now_ns() - reclaim_start;
-      w.dispatch_.search_ns_ += reclaim_start - searching_since_;
-      searching_since_ = 0;
-      backoff_.reset();
-      return {};
-    }
-  }
-  w.dispatch_.pause_after_failure(backoff_, w.dispatch_.may_steal());
+  // As Dispatcher::help_until: one iteration of the search loop (the
+  // stolen slots land in our deque).
+  if (!search_) search_.emplace(w.dispatch_.search_loop(false));
+  if (w.dispatch_.search_once(*search_, policy::kNoFloor, true, searching_since_)) return {};
   if (!pinned_.empty()) return go_to(next_pinned());  // no work here: let a pinned waiter look at what it waits for
   return {};
 }

@@ -48,11 +48,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "heist/detail/abi.hpp"
 #include "platform/backoff.hpp"
 #include "platform/fiber.hpp"
+#include "policy/search_loop.hpp"
 #include "sched/fiber_pool.hpp"
 #include "sched/stack_state.hpp"
 
@@ -153,7 +155,7 @@ class ContinuationEngine {
   StackState native_state_;           // its stack state while a fiber runs
   std::vector<Fiber*> pinned_;        // contexts waiting pinned (nullptr: the native stack), oldest first
   std::vector<Fiber*> ready_;         // woken fibers that did not fit the deque
-  platform::Backoff backoff_;         // the loop's, kept across loop fibers
+  std::optional<policy::SearchLoop> search_;  // the loop's, kept across loop fibers (made at start-up)
   std::int64_t searching_since_ = 0;  // the loop's idle time, for WorkerStats::time_search_s
 };
 

@@ -147,7 +147,7 @@ void Scheduler::set_topology(policy::Topology topology, int place_base) {
   topology_ = std::move(topology);
   place_base_ = place_base;
   const int processes = topology_.domain_count(policy::Level::process);
-  for (auto& w : workers_) w->spawn_driver().size_run(static_cast<int>(workers_.size()), processes);
+  for (auto& w : workers_) w->spawn_machine().size_run(static_cast<int>(workers_.size()), processes);
   // --balance push: tasks move between processes by push only; workers
   // steal inside their process (process_topology_, set at construction).
   if (options_.balance == BalanceMode::push) return;

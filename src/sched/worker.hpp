@@ -51,7 +51,7 @@
 #include "heist/stats.hpp"
 #include "platform/rng.hpp"
 #include "policy/search_driver.hpp"
-#include "policy/spawn_driver.hpp"
+#include "policy/spawn_machine.hpp"
 #include "sched/continuations.hpp"
 #include "sched/frame.hpp"
 #include "sched/remote_work.hpp"
@@ -159,7 +159,7 @@ class Worker : public detail::WorkerCore {
   void set_places(const policy::Topology& topology, int place_base) { dispatch_.set_places(topology, place_base); }
   // The drivers that make this worker's scheduling decisions (tests attach
   // a DecisionLog to them; nothing else may touch them while a region runs).
-  policy::SpawnDriver& spawn_driver() noexcept { return queue_.spawn_; }
+  policy::SpawnMachine& spawn_machine() noexcept { return queue_.spawn_; }
   policy::SearchDriver& search_driver() noexcept { return *dispatch_.search_; }
 
   // ---- spawning (slow paths of the inline templates; WorkerQueue) ----

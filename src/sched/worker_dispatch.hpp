@@ -1,11 +1,12 @@
 // Dispatcher: a worker's dispatch/help loop and what it runs (oneTBB's
 // task_dispatcher). help_until pops this worker's own tasks and executes
-// them; when there are none it takes one step of the search driver
-// (try_steal: a claim on another worker's deque, a steal from another rank,
-// or a request); after a round of failed steps between processes it polls
-// RemoteWork and takes back the process's unclaimed offer; else it backs
-// off; the tasks it finds run through Executor (worker_executor.hpp). It
-// keeps the search and communication statistics. A part of Worker (worker.hpp); owner() is the worker it belongs to. Owner thread only.
+// them; when there are none it carries out one iteration of its
+// policy::SearchLoop (search_once: a claim on another worker's deque, a
+// steal from another rank or a request; a poll round; a back-off), whose
+// order is the simulator's too; the tasks it finds run through Executor
+// (worker_executor.hpp). It keeps the search and communication statistics.
+// A part of Worker (worker.hpp); owner() is the worker it belongs to.
+// Owner thread only.
 //
 // Migration (worker.hpp): a task body may end on another worker (see
 // Executor), but a help loop itself is
@@ -25,7 +26,9 @@
 #include "platform/pace_clock.hpp"
 #include "policy/help_floor.hpp"
 #include "policy/search_driver.hpp"
+#include "policy/search_loop.hpp"
 #include "sched/frame.hpp"
+#include "sched/remote_work.hpp"
 #include "task/task_slot.hpp"
 
 namespace heist::sched {
@@ -66,18 +69,21 @@ class Dispatcher {
   // (here, or on this worker's completions) report. Every search loop
   // calls it: help_until, steal_once, the fiber scheduler's step.
   void out_of_tasks();
-  std::uint32_t try_steal(std::int64_t floor = policy::kNoFloor);
+  // A search loop of this worker: waiting (a process's first worker, or
+  // below a task) or idle back-off limits.
+  policy::SearchLoop search_loop(bool waiting) const;
+  // What the loop's next iteration starts from.
+  policy::SearchView search_view(std::int64_t floor, bool within_depth) const noexcept;
+  // One iteration of `loop`, its answers carried out up to its wait (a
+  // back-off or a pause): true when it found tasks (in the deque or the
+  // overflow list). searching_since: when the worker started looking (0: now).
+  bool search_once(policy::SearchLoop& loop, std::int64_t floor, bool within_depth, std::int64_t& searching_since);
+  // One step of `loop` without its failure path (the C API's steal_once).
+  std::uint32_t try_steal(policy::SearchLoop& loop, std::int64_t floor = policy::kNoFloor);
+  // The steal of `step` (steal_here, steal_rank), with its statistics.
+  StealOutcome steal_step(const policy::SearchStep& step, std::int64_t floor);
   std::uint32_t steal_local(int victim, policy::Level level, std::int64_t floor = policy::kNoFloor);
   void request_across();
-  bool may_steal() const noexcept { return search_->can_steal(); }
-  // An iteration of a search loop found nothing (`stole`: it tried a
-  // victim): the back-off advances once per failed sweep of the victims
-  // (SearchDriver::backs_off), or every time when no steal was possible;
-  // within a sweep the next victim follows one pause instruction.
-  void pause_after_failure(platform::Backoff& backoff, bool stole) {
-    if (!stole || search_->backs_off()) backoff.pause();
-    else platform::cpu_relax();
-  }
   // The worker starts or stops looking for work: keeps the process's count
   // of searching workers (Scheduler::searching_workers) in step.
   void set_searching(bool searching) noexcept {

@@ -65,7 +65,7 @@ void Executor::execute(const std::byte* slot) {
     execute_foreign(slot);
     return;
   }
-  w.drop_credits();  // a new task, maybe under another policy: re-evaluate
+  if (w.queue_.spawn_.task_edge(policy::TaskEdge::start)) w.drop_credits();  // maybe under another policy
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.above_frame;  // the task's level
   // An async whose IEF this worker does not count locally (it was stolen,
@@ -135,7 +135,7 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   --w.depth_;
   --w.above_frame;
   w.set_frame(saved);
-  w.drop_credits();  // credits granted under the task's policy
+  if (w.queue_.spawn_.task_edge(policy::TaskEdge::end)) w.drop_credits();  // granted under the task's policy
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
   w.joins_.complete(completion);
@@ -155,7 +155,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   Worker& w = owner();
   const TaskHeader h = *task::header(slot);  // copied: the slot may be reused (execute)
   const task::TaskInfo& entry = w.sched_.registry()[h.fn_id];  // validated when it arrived
-  w.drop_credits();
+  if (w.queue_.spawn_.task_edge(policy::TaskEdge::start)) w.drop_credits();
   ++w.no_migrate_;  // a foreign task's ending below uses this worker: its continuations stay here
   const std::int64_t traced_from = w.trace_ ? trace_begin() : 0;
   ++w.above_frame;  // the task's level
@@ -194,6 +194,7 @@ void Executor::execute_foreign(const std::byte* slot) {
   --w.above_frame;
   --w.no_migrate_;
   w.set_frame(saved);
+  if (w.queue_.spawn_.task_edge(policy::TaskEdge::end)) w.drop_credits();
   ++w.stats_.tasks_executed;
   if (reporter != nullptr) {
     if (!error.empty() && reporter->error.empty()) reporter->error = std::move(error);

@@ -18,7 +18,7 @@
 
 #include "heist/detail/abi.hpp"
 #include "heist/options.hpp"
-#include "policy/spawn_driver.hpp"
+#include "policy/spawn_machine.hpp"
 #include "sched/frame.hpp"
 #include "sched/split_deque.hpp"
 #include "sched/sync_node.hpp"
@@ -85,12 +85,11 @@ class WorkerQueue {
   Worker& owner() noexcept;
   const Worker& owner() const noexcept;
   SplitDeque deque_;
-  policy::SpawnDriver spawn_;  // queue / inline / expose, credits
+  policy::SpawnMachine spawn_;  // the slow path's steps: queue / inline / expose, credits, polls
   std::size_t input_capacity_;
   // The task being queued is for thieves: publish it at once, alone
   // (SpawnStep::publish_one) or with half of the private tasks (release()).
-  enum class Publish : std::uint8_t { no, one, half };
-  Publish publish_next_ = Publish::no;
+  policy::Publish publish_next_ = policy::Publish::none;
   bool remote_asked_ = false;  // owner-only: set by Worker::want_work() (called on this worker's thread)
   bool queue_seeds_ = false;   // Runtime::pool's seed body runs: its own spawns are all queued
   // The run may use the store-free path of a body's Context: its spawns

@@ -1,7 +1,8 @@
 // Dispatcher (worker_dispatch.hpp): construction, the remote poll, and
-// stealing: one step of the search driver (try_steal) — a claim on
-// another worker's deque, a steal from another rank, or a request — with
-// its statistics. The help loop that calls it is in worker_loop.hpp.
+// searching: one iteration of a policy::SearchLoop (search_once) — a claim
+// on another worker's deque, a steal from another rank or a request, a poll
+// round, the back-off — with its statistics. The loops that call it are in
+// worker_loop.hpp and continuations.cpp.
 #include "sched/worker.hpp"
 
 #include <algorithm>
@@ -23,37 +24,95 @@ using detail::FinishScope;
 using task::GlobalRef;
 using task::TaskHeader;
 
-std::uint32_t Dispatcher::try_steal(std::int64_t floor) {
+policy::SearchLoop Dispatcher::search_loop(bool waiting) const {
+  return policy::SearchLoop(*search_, waiting, owner().remote_ != nullptr);
+}
+
+policy::SearchView Dispatcher::search_view(std::int64_t floor, bool within_depth) const noexcept {
+  const Worker& w = owner();
+  policy::SearchView v;
+  v.within_depth = within_depth;
+  v.remote = w.remote_ != nullptr;
+  v.region = w.remote_region();
+  v.remote_ok = v.region && policy::may_leave_process(floor, w.sched_.size());
+  return v;
+}
+
+bool Dispatcher::search_once(policy::SearchLoop& loop, std::int64_t floor, bool within_depth,
+                             std::int64_t& searching_since) {
+  using Action = policy::SearchAction;
   Worker& w = owner();
-  const policy::SearchStep step = search_->next(w.remote_region() && policy::may_leave_process(floor, w.sched_.size()));
-  using Kind = policy::SearchStep::Kind;
-  if (step.kind == Kind::none) return 0;
-  if (step.kind == Kind::request) {
-    request_across();
-    return 0;  // the answer arrives through a poll
+  const std::int64_t attempt_start = platform::now_ns();
+  if (searching_since == 0) searching_since = attempt_start;
+  set_searching(true);
+  Action a = loop.search(search_view(floor, within_depth));
+  if (a == Action::steal) {
+    const StealOutcome outcome = steal_step(loop.step(), floor);
+    a = loop.stolen(outcome.tasks, outcome.attempted);
+    if (a == Action::found) {
+      const std::int64_t stolen_at = platform::now_ns();
+      run_overflow();
+      steal_ns_ += stolen_at - attempt_start;
+      search_ns_ += attempt_start - searching_since;
+      searching_since = 0;
+      return true;
+    }
+  } else if (a == Action::request) {
+    request_across();  // the answer arrives through a poll
   }
+  a = loop.failed(w.remote_ != nullptr && within_depth && w.remote_->awaits_answer(w));
+  if (a == Action::poll_round) {
+    // Completions and deliveries (they may end the wait), release, and
+    // what was offered but nobody took.
+    w.remote_->poll(w);
+    if (!w.joins_.reports().empty()) w.exec_.send_reports();  // the poll's completions drained some
+    const std::int64_t reclaim_start = platform::now_ns();
+    a = loop.polled(w.queue_.deque_.size() > 0 || w.remote_->reclaim(w) > 0);
+    if (a == Action::found) {
+      run_overflow();
+      steal_ns_ += platform::now_ns() - reclaim_start;
+      search_ns_ += reclaim_start - searching_since;
+      searching_since = 0;
+      return true;
+    }
+  }
+  if (a == Action::back_off) platform::backoff_wait(loop.backoff());
+  else platform::cpu_relax();
+  return false;
+}
+
+std::uint32_t Dispatcher::try_steal(policy::SearchLoop& loop, std::int64_t floor) {
+  const policy::SearchAction a = loop.search(search_view(floor, true));
+  if (a == policy::SearchAction::request) request_across();
+  if (a != policy::SearchAction::steal) return 0;
+  const StealOutcome outcome = steal_step(loop.step(), floor);
+  loop.stolen(outcome.tasks, outcome.attempted);
+  return outcome.tasks;
+}
+
+StealOutcome Dispatcher::steal_step(const policy::SearchStep& step, std::int64_t floor) {
+  Worker& w = owner();
   const policy::VictimChoice c = step.choice;
   const std::int64_t start = platform::now_ns();
-  std::uint32_t taken = 0;
-  if (step.kind == Kind::steal_here) {
-    taken = steal_local(step.target, c.level, floor);
+  StealOutcome outcome;
+  if (step.kind == policy::SearchStep::Kind::steal_here) {
+    outcome.tasks = steal_local(step.target, c.level, floor);
+    outcome.attempted = true;
   } else {
-    const StealOutcome outcome = w.remote_->steal(w, step.target, c.level);
-    if (!outcome.attempted) return 0;  // another worker of this process is stealing remotely
-    taken = outcome.tasks;
+    outcome = w.remote_->steal(w, step.target, c.level);
+    if (!outcome.attempted) return outcome;  // another worker of this process is stealing remotely
   }
-  search_->on_result(step, taken);
   const int l = policy::index(c.level);
   LevelStealStats& at = w.stats_.levels[l];
   ++at.attempts;
-  if (taken > 0) {
+  if (outcome.tasks > 0) {
     ++at.successes;
-    at.tasks += taken;
+    at.tasks += outcome.tasks;
   } else {
     ++at.failures;
   }
   level_ns_[l] += platform::now_ns() - start;
-  return taken;
+  return outcome;
 }
 
 std::size_t Worker::siblings_public() const noexcept {
@@ -170,7 +229,8 @@ std::uint32_t Dispatcher::steal_once() {
   if (owner().sched_.size() == 1) return 0;
   if (owner().at_top_level()) owner().joins_.enter_region();
   out_of_tasks();
-  const std::uint32_t taken = try_steal();
+  policy::SearchLoop loop = search_loop(false);
+  const std::uint32_t taken = try_steal(loop);
   run_overflow();
   return taken;
 }

@@ -120,20 +120,26 @@ void WorkerQueue::stack_exhausted() const {
       "--fiber-stack-bytes");
 }
 
+// The spawn slow path: SpawnMachine's steps (spawn_machine.hpp) in their
+// order, each answer applied here.
 [[gnu::always_inline]] inline policy::SpawnAction WorkerQueue::decide_spawn() {
   Worker& w = owner();
   const bool paced = w.remote_ != nullptr && w.remote_->region_active();
-  std::int64_t now = 0;
+  policy::SpawnEntry entry;
+  entry.paced = paced;
   if (paced) {
-    now = w.dispatch_.pace_clock_.now_ns();
-    if (spawn_.poll_due(static_cast<double>(now - w.dispatch_.last_poll_ns_))) w.dispatch_.poll_remote();
+    entry.now_ns = static_cast<double>(w.dispatch_.pace_clock_.now_ns());
+    entry.last_poll_ns = static_cast<double>(w.dispatch_.last_poll_ns_);
   }
-  if (queue_seeds_ && w.level() == 0) return policy::SpawnAction::queue;
+  entry.seeding = queue_seeds_ && w.level() == 0;
+  const policy::SpawnEntryStep first = spawn_.enter(entry);
+  if (first.poll) w.dispatch_.poll_remote();
+  if (first.queue_seed) return policy::SpawnAction::queue;
   // A thread's own stack cannot expose a continuation; after another
   // rank's request the next spawn is queued as a task that can leave
   // (end_queue releases it).
-  const SpawnPolicy kind =
-      policy::SpawnDriver::effective_kind(w.policy_here(), w.native_ && w.conts_, remote_asked_);
+  const SpawnPolicy kind = policy::SpawnMachine::kind(w.policy_here(), w.native_ && w.conts_, remote_asked_);
+  const policy::FactsWanted wanted = policy::SpawnMachine::wanted(kind, paced);
   policy::SpawnFacts facts;
   facts.queued = deque_.size();
   facts.held = facts.queued + static_cast<std::size_t>(w.depth_);
@@ -141,39 +147,36 @@ void WorkerQueue::stack_exhausted() const {
   facts.inline_frames = static_cast<unsigned>(w.level() - w.base_level_);
   facts.depth = static_cast<unsigned>(w.level());
   facts.levels = w.current_frame().levels;
-  if (paced) facts.inlined = fast_inlined() + slow_inlined_;  // SpawnDriver::paced times its grants by it
-  if (kind == SpawnPolicy::bounded) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
-  if (kind != SpawnPolicy::help_first) facts.inline_budget = inline_budget();  // help-first never inlines
+  if (wanted.inlined) facts.inlined = fast_inlined() + slow_inlined_;
+  if (wanted.idle_workers) facts.idle_workers = static_cast<unsigned>(std::max(0, w.sched_.searching_workers()));
+  if (wanted.inline_budget) facts.inline_budget = inline_budget();
   if (w.work_wanted.load(std::memory_order_relaxed)) {
     w.work_wanted.store(false, std::memory_order_relaxed);
     facts.thief_asked = true;
   }
-  if (steals_continuations(kind)) {
+  if (wanted.expose) {
     facts.can_expose = w.conts_->can_expose();
     facts.many_workers = w.sched_.size() > 1;
   }
-  const policy::SpawnStep step = spawn_.decide(kind, facts, paced, static_cast<double>(now));
-  if (step.release) deque_.release();
-  if (step.reroot) {
+  const policy::SpawnPlan plan = spawn_.decide(kind, facts, {paced, entry.now_ns, w.current_frame().fenced});
+  if (plan.release) deque_.release();
+  if (plan.reroot) {
     Frame& top = w.current_frame();
     top.levels = 0;
     top.queued_children = 0;
   }
-  const policy::SpawnAction action = step.action;
-  switch (action) {
-    case policy::SpawnAction::queue_public: publish_next_ = step.publish_one ? Publish::one : Publish::half; break;
+  switch (plan.action) {
+    case policy::SpawnAction::queue_public: publish_next_ = plan.publish; break;
     case policy::SpawnAction::run_inline:
-      // WorkerCore::room: no credits under a fence; WorkerCore::context_limit:
-      // a decision that stands until a thief asks lets a body's Context
-      // inline down to the stack's limit, uncounted.
-      if (w.current_frame().fenced) grant(0);
-      else grant(step.credits, step.until_asked ? facts.inline_budget : 0);
+      // WorkerCore::context_limit: a decision that stands until a thief
+      // asks lets a body's Context inline down to the stack's limit, uncounted.
+      grant(plan.credits, plan.free_levels);
       break;
     case policy::SpawnAction::stack_exhausted: stack_exhausted();
     case policy::SpawnAction::queue:
     case policy::SpawnAction::expose: break;
   }
-  return action;
+  return plan.action;
 }
 
 template <class Call>
@@ -256,12 +259,12 @@ void WorkerQueue::flush_fence(Frame& f) {
   }
   if (expose) return;  // the caller runs it on a fresh fiber (ContinuationEngine::expose)
   deque_.end_push();
-  if (publish_next_ != Publish::no) {
-    if (publish_next_ == Publish::one) deque_.publish_one();
+  if (publish_next_ != policy::Publish::none) {
+    if (publish_next_ == policy::Publish::one) deque_.publish_one();
     else deque_.release();
-    publish_next_ = Publish::no;
+    publish_next_ = policy::Publish::none;
   }
-  if (remote_asked_) {  // a thief of another rank is waiting for this task
+  if (spawn_.after_queue(remote_asked_)) {  // a thief of another rank is waiting for this task
     remote_asked_ = false;
     w.dispatch_.poll_remote();
   }
