@@ -156,7 +156,7 @@ TEST_P(SameDecisions, SimulatorDecisionsReplayOnTheRuntimesDrivers) {
   Replayed total;
   for (int i = 0; i < s.workers; ++i) {
     heist::sched::Worker& w = sched.worker(i);  // parked: no region runs
-    const Replayed n = replay(logs[static_cast<std::size_t>(i)], w.spawn_driver(), w.search_driver(),
+    const Replayed n = replay(logs[static_cast<std::size_t>(i)], w.spawn_machine().driver(), w.search_driver(),
                               "simulated worker " + std::to_string(i));
     total.spawns += n.spawns;
     total.steals += n.steals;
@@ -178,7 +178,7 @@ TEST_P(SameDecisions, RuntimeDecisionsReplayOnTheSimulatorsDrivers) {
     heist::Runtime runtime(runtime_options(s));
     heist::sched::Scheduler& sched = heist::sched::Worker::current()->scheduler();
     for (int i = 0; i < s.workers; ++i) {
-      sched.worker(i).spawn_driver().record_to(&logs[static_cast<std::size_t>(i)]);
+      sched.worker(i).spawn_machine().driver().record_to(&logs[static_cast<std::size_t>(i)]);
       sched.worker(i).search_driver().record_to(&logs[static_cast<std::size_t>(i)]);
     }
     g_params = &params;
