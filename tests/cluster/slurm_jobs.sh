@@ -38,10 +38,12 @@ trap 'rm -rf "$work"' EXIT
 step() { echo "=== slurm ($flavour, --mpi=$plugin): $*"; }
 
 step "srun: fib(39), cutoff 25, on 2 nodes x 1 rank"
-"${check_json[@]}" --expect-ranks 2 --expect-nodes 2 --expect-result 63245986 --expect-tasks 3193 \
-  --expect-work-leaves-rank0 1 -- \
-  srun --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 \
+# Each task's stdout in a file of its own (%t): srun's merged stream may
+# interleave the report with other tasks' output.
+srun --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 --output="$work/fib-%t.out" \
   "$heist" bench fib --n 39 --cutoff 25 --workers 1 --policy help-first --json
+"${check_json[@]}" --expect-ranks 2 --expect-nodes 2 --expect-result 63245986 --expect-tasks 3193 \
+  --expect-work-leaves-rank0 1 -- cat "$work/fib-0.out"
 
 step "sbatch: docs/cluster.md's batch script"
 "$python" "$src/tools/readme_examples.py" "$src/docs/cluster.md" --out "$work/examples" >/dev/null
@@ -53,8 +55,8 @@ mkdir -p "$work/job"
 PATH=$(dirname "$heist"):$PATH sbatch --wait --chdir="$work/job" "$script" >"$work/sbatch.out" ||
   { echo "FAIL: the batch job failed"; cat "$work/sbatch.out" "$work"/job/* 2>/dev/null; exit 1; }
 shopt -s nullglob
-reports=("$work"/job/uts-*.json)
-[ ${#reports[@]} -eq 1 ] || { echo "FAIL: expected one uts-JOBID.json, found: $(ls "$work/job")"; exit 1; }
+reports=("$work"/job/uts-*-0.json)
+[ ${#reports[@]} -eq 1 ] || { echo "FAIL: expected one uts-JOBID-0.json, found: $(ls "$work/job")"; exit 1; }
 "${check_json[@]}" --expect-ranks 2 --expect-nodes 2 -- cat "${reports[0]}"
 
 step "a rank that exits inside a task ends the job, naming it"
