@@ -62,6 +62,28 @@ std::string thread_level_name(int level) {
 namespace {
 std::unique_ptr<MpiSession> g_session;
 std::mutex g_session_mutex;
+
+// srun starts every task itself and tells each its rank through the
+// protocol its --mpi plugin names. An MPI library that does not speak that
+// protocol (an MPICH built for Hydra's PMI under --mpi=pmix) starts each task
+// as a world of one rank: N copies of the whole program, each of which
+// "succeeds". Refused. Only tasks srun started directly are checked: under
+// mpirun or mpiexec (OMPI_COMM_WORLD_SIZE, PMI_SIZE) inside an allocation,
+// SLURM_STEP_NUM_TASKS counts the launcher's daemons, not the ranks.
+void refuse_copies_under_srun(int world_size) {
+  if (world_size != 1) return;
+  const char* tasks = std::getenv("SLURM_STEP_NUM_TASKS");
+  if (tasks == nullptr || std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMI_SIZE") != nullptr)
+    return;
+  const long count = std::strtol(tasks, nullptr, 10);
+  if (count <= 1) return;
+  const char* plugin = std::getenv("SLURM_MPI_TYPE");
+  throw DistError("heist: srun started " + std::to_string(count) +
+                  " tasks, but MPI sees a world of 1 rank: the MPI library does not speak the protocol of srun's "
+                  "--mpi plugin (" + std::string(plugin != nullptr ? plugin : "unknown") +
+                  "), so every task would run the whole program alone. OpenMPI: srun --mpi=pmix; MPICH built for "
+                  "Hydra: srun --mpi=pmi2 (srun --mpi=list)");
+}
 }  // namespace
 
 MpiSession& MpiSession::get(const Options& options) {
@@ -87,6 +109,7 @@ MpiSession::MpiSession(const Options& options) {
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+  refuse_copies_under_srun(size_);
   int length = 0;
   MPI_Get_library_version(library_, &length);
   for (char& c : library_)

@@ -18,7 +18,8 @@ void ProgressThread::stop() {
 void ProgressThread::loop(int period_us) {
   const auto period = std::chrono::microseconds(period_us);
   while (!stop_.load(std::memory_order_relaxed)) {
-    if (regions_.active()) or_abort(ctx_.comm(), ctx_.rank(), [&] { ctx_.window().poke_progress(ctx_.comm()); });
+    if (regions_.active())
+      or_abort(ctx_.comm(), ctx_.rank(), [&] { ctx_.window().poke_progress(ctx_.comm(), regions_.active_flag()); });
     std::this_thread::sleep_for(period);
   }
 }

@@ -17,7 +17,7 @@ void Regions::begin() {
 }
 
 void Regions::end() {
-  active_.store(false, std::memory_order_relaxed);
+  ctx_.window().store_serialized(active_, false);  // no progress poke from here on
   CommCounters& c = ctx_.per_worker()[0].comm;
   ctx_.window().flush_all(c);
   ++c.flushes;

@@ -16,9 +16,12 @@
 // done() runs on worker 0 only (the waiting worker), so generation_,
 // reported_ and the check pacer are its own. active_ is read by the
 // process's workers and the progress thread: relaxed, because starting and
-// stopping the workers orders it against their reads, and the progress
-// thread uses it only to skip pokes between regions (a stale value costs one
-// idle poke or skips one).
+// stopping the workers orders it against their reads. The progress thread
+// reads it again under the serialized-mode lock before each poke, and end()
+// clears it under that lock (RmaWindow::store_serialized): under
+// MPI_THREAD_SERIALIZED no poke may overlap the barrier and collectives
+// that follow a region, which take no lock (MPICH with UCX aborts when two
+// threads enter its progress engine at once).
 #pragma once
 
 #include <atomic>
@@ -34,6 +37,7 @@ class Regions {
   Regions(DistContext& ctx, MpiSession& session) noexcept : ctx_(ctx), session_(session) {}
 
   bool active() const noexcept { return active_.load(std::memory_order_relaxed); }
+  const std::atomic<bool>& active_flag() const noexcept { return active_; }
   void begin();
   void end();  // after the workers stopped: flush, barrier
   // Worker 0: whether every rank's finish of this region drained (reports this one's first).

@@ -197,10 +197,20 @@ void RmaWindow::flush_all(CommCounters& c) {
   ++c.flushes;
 }
 
-void RmaWindow::poke_progress(MPI_Comm comm) {
+void RmaWindow::poke_progress(MPI_Comm comm, const std::atomic<bool>& active) {
   Guard g(*this, -1);
+  if (!active.load(std::memory_order_relaxed)) return;
   int flag = 0;
   check(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm, &flag, MPI_STATUS_IGNORE), "MPI_Iprobe (progress)");
+}
+
+void RmaWindow::store_serialized(std::atomic<bool>& flag, bool value) {
+  if (!serialized_) {
+    flag.store(value, std::memory_order_relaxed);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  flag.store(value, std::memory_order_relaxed);
 }
 
 }  // namespace heist::rma

@@ -27,6 +27,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -93,8 +94,12 @@ class RmaWindow {
   void flush(int target, CommCounters& c);
   void flush_all(CommCounters& c);
   // Enter the MPI library so it can progress other ranks' one-sided calls
-  // on this process (needed where RMA is not truly one-sided).
-  void poke_progress(MPI_Comm comm);
+  // on this process (needed where RMA is not truly one-sided), if `active`
+  // still holds once this thread has the serialized-mode lock.
+  void poke_progress(MPI_Comm comm, const std::atomic<bool>& active);
+  // flag = value under the serialized-mode lock: a poke_progress that starts
+  // after this returns sees it, and one that started before has left MPI.
+  void store_serialized(std::atomic<bool>& flag, bool value);
 
  private:
   class Guard;

@@ -5,10 +5,12 @@ the result is verified, and (for heist runs) the statistics add up.
 
   check_bench_json.py [--expect-result N] [--expect-workers W] [--expect-ranks R] [--expect-tasks T]
                       [--expect-work-leaves-rank0 1] [--expect-warmup S] [--expect-stat NAME=N]
-                      [--expect-uncounted T] -- CMD...
+                      [--expect-uncounted T] [--expect-nodes N] -- CMD...
 
 --expect-uncounted T: the run took the store-free path of a body's Context
 (stats.uncounted_grants > 0), so it counted fewer than the T tasks it ran.
+--expect-nodes N: the per-worker rows name N distinct nodes (the launcher's
+nodes, as MPI_COMM_TYPE_SHARED groups the ranks), each rank on one node.
 """
 import sys
 
@@ -101,6 +103,13 @@ def main():
             idle = [r for r in range(1, report["ranks"]) if ran.get(r, 0) == 0]
             if idle:
                 fail(f"ranks {idle} executed no task: work did not spread ({ran})")
+        if "--expect-nodes" in expect:
+            node_of = {}
+            for w in stats["workers"]:
+                if node_of.setdefault(w["rank"], w["node"]) != w["node"]:
+                    fail(f"rank {w['rank']}'s workers name different nodes")
+            if len(set(node_of.values())) != int(expect["--expect-nodes"]):
+                fail(f"ranks on nodes {node_of}, expected {expect['--expect-nodes']} nodes")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@
 #     (readelf NEEDED); asking for MPI without heist::mpi (HEIST_MPI=on, or a
 #     start by mpirun with 2 processes) fails with an error naming heist::mpi;
 #  3. find_package(heist COMPONENTS mpi): every mpi_*.cpp example builds,
-#     needs libheist_mpi, and runs under mpirun with 2 ranks;
+#     needs libheist_mpi, loads the MPI library heist was built with (LIBMPI,
+#     a regex: libmpi\.so for OpenMPI, libmpich\.so for MPICH), and runs
+#     under that MPI's launcher (MPIEXEC) with 2 ranks;
 #  4. every NAME.c example builds with `pkg-config --cflags --libs heist` and
 #     runs, and builds with heist-mpi too (then needing libheist_mpi).
 # The README must hold at least one example of each kind (threads .cpp,
@@ -20,7 +22,7 @@
 #   cmake -DHEIST_BUILD_DIR=... -DWORK_DIR=... -DCONSUMER_SOURCE_DIR=... -DGENERATOR=...
 #         -DREADME=... -DPYTHON=... -DEXTRACT=tools/readme_examples.py -DLIBDIR=lib
 #         [-DMAKE_PROGRAM=...] [-DCXX_COMPILER=...] [-DC_COMPILER=...] [-DBUILD_TYPE=...]
-#         [-DSANITIZER_FLAGS=...] [-DMPIEXEC=...] -P run_install_test.cmake
+#         [-DSANITIZER_FLAGS=...] [-DMPIEXEC=... -DLIBMPI=...] -P run_install_test.cmake
 foreach(var HEIST_BUILD_DIR WORK_DIR CONSUMER_SOURCE_DIR GENERATOR README PYTHON EXTRACT LIBDIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "run_install_test.cmake: ${var} is not set")
@@ -86,6 +88,21 @@ function(check_libraries program forbidden required)
     endif()
   endif()
   message(STATUS "libraries of ${program}: ok")
+endfunction()
+
+# check_loads_mpi(<program>): ldd shows the MPI library heist was built with (LIBMPI).
+function(check_loads_mpi program)
+  if(failure OR NOT LIBMPI)
+    return()
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "LD_LIBRARY_PATH=${prefix}/${LIBDIR}" ${LDD} ${program}
+                  OUTPUT_VARIABLE loaded RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT "${loaded}" MATCHES "${LIBMPI}")
+    set(failure "${program} does not load the MPI heist was built with (${LIBMPI}), or ldd failed (${rc}):\n${loaded}"
+        PARENT_SCOPE)
+    return()
+  endif()
+  message(STATUS "${program} loads ${CMAKE_MATCH_0}: ok")
 endfunction()
 
 find_program(READELF NAMES readelf REQUIRED)
@@ -200,6 +217,7 @@ foreach(mode IN LISTS modes)
       step("run ${program}" ${CMAKE_COMMAND} -E env ${run_env} "${build}/${program}")
     else()
       check_libraries("${build}/${program}" "boost|hwloc" "libheist_mpi")
+      check_loads_mpi("${build}/${program}")
       step("run ${program} under ${MPIEXEC} -n 2" ${CMAKE_COMMAND} -E env ${run_env}
            ${MPIEXEC} ${mpiexec_flags} -n 2 "${build}/${program}")
     endif()
