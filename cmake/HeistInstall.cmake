@@ -35,6 +35,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heistConfig.cmake ${CMAKE_CURRENT_BINA
 # pkg-config: paths relative to ${pcfiledir}, so the installed tree can move.
 file(RELATIVE_PATH heist_pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" heist_pc_to_prefix "${heist_pc_to_prefix}")
+set(heist_pc_cflags "")
+if(HEIST_CHECK_CONTEXT)
+  set(heist_pc_cflags " -DHEIST_CHECK_CONTEXT=1")  # as heist::heist carries it
+endif()
 configure_file(cmake/heist.pc.in ${CMAKE_CURRENT_BINARY_DIR}/heist.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(TARGET heist_mpi)

@@ -129,7 +129,9 @@ int worker_id() noexcept {
 
 int num_workers() noexcept { return g_scheduler == nullptr ? 0 : g_scheduler->size(); }
 
-void fence() { current_worker().fence_current(); }
+namespace detail {
+void fence_here() { current_worker().fence_current(); }
+}  // namespace detail
 
 WorkerStats RunStats::total() const {
   WorkerStats t;
