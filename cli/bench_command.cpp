@@ -31,7 +31,7 @@ std::function<int()> add_bench_command(CLI::App& root) {
   bench->add_flag("--seq", state->settings.sequential, "run the sequential version");
   bench->add_option("--repeat", state->settings.repeat, "runs; the median is reported")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000));
   bench->add_option_function<std::string>(
           "--mode",
           [state](const std::string& v) {

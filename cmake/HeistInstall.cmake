@@ -49,3 +49,13 @@ endif()
 if(TARGET heist-cli)
   install(TARGETS heist-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# Everything `cmake --install` copies, as one target (tools/demo.sh builds
+# it): a tree built only in part (e.g. the CLI alone) installs once this is
+# built, without building the whole project.
+add_custom_target(installable)
+foreach(installed heist_shared heist_mpi heist-cli)
+  if(TARGET ${installed})
+    add_dependencies(installable ${installed})
+  endif()
+endforeach()
