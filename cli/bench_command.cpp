@@ -31,7 +31,7 @@ std::function<int()> add_bench_command(CLI::App& root) {
   bench->add_flag("--seq", state->settings.sequential, "run the sequential version");
   bench->add_option("--repeat", state->settings.repeat, "runs; the median is reported")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000));
   bench->add_option_function<std::string>(
           "--mode",
           [state](const std::string& v) {
@@ -77,8 +77,30 @@ std::function<int()> add_bench_command(CLI::App& root) {
       std::cerr << "heist bench: " << e.what() << "\n";
       return kUsageError;
     }
-    for (auto& [cmd, app] : state->apps)
-      if (cmd->parsed()) return apps::run_bench(*app, state->settings, options, std::cout);
+    for (auto& [cmd, app] : state->apps) {
+      if (!cmd->parsed()) continue;
+      // Under mpirun every rank must run the same benchmark: the app, its
+      // options and bench's own join the runtime options that the ranks
+      // compare at start-up (Options::program_arguments).
+      const apps::BenchSettings& b = state->settings;
+      options.program_arguments = {{"the app (heist bench APP)", app->name()}};
+      const nlohmann::json params = app->params();
+      for (const auto& [key, value] : params.items()) {
+        std::string flag = "--" + key;
+        for (char& c : flag)
+          if (c == '_') c = '-';
+        options.program_arguments.emplace_back(flag, value.dump());
+      }
+      options.program_arguments.insert(
+          options.program_arguments.end(),
+          {{"--mode", b.mode == apps::RunMode::pool ? "pool" : "root"},
+           {"--repeat", std::to_string(b.repeat)},
+           {"--seq", b.sequential ? "yes" : "no"},
+           {"--warmup-s", std::to_string(b.warmup_s)},
+           {"--json", b.json ? "yes" : "no"},
+           {"--no-spawn-probe", b.spawn_probe ? "no" : "yes"}});
+      return apps::run_bench(*app, state->settings, options, std::cout);
+    }
     return kUsageError;
   };
 }

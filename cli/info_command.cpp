@@ -46,7 +46,8 @@ std::function<int()> add_info_command(CLI::App& root) {
     nlohmann::ordered_json table = nlohmann::ordered_json::array();
     for (const OptionSpec& spec : option_table())
       table.push_back({{"name", spec.name}, {"env", spec.env}, {"flag", spec.flag}, {"value", spec.get(options)},
-                       {"help", spec.help}, {"simulated", spec.simulated}});
+                       {"help", spec.help}, {"simulated", spec.simulated},
+                       {"per_rank", spec.per_rank}});
     out["options"] = table;
     // The hierarchy of one process as this machine shows it; under mpirun the
     // ranks add the process and node levels (nodes: --ranks-per-node, or the

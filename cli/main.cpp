@@ -3,6 +3,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <heist/options.hpp>
 
@@ -12,6 +13,22 @@ namespace {
 // "heist: <message>", once: most of the library's messages carry the prefix already.
 std::string prefixed(const std::string& message) {
   return message.rfind("heist", 0) == 0 ? message : "heist: " + message;
+}
+// For `heist bench foo` (or `heist sim foo`), which CLI11 reports only as
+// "A subcommand is required": the message naming foo and the apps there
+// are; "" when the error is another one.
+std::string unknown_app(const CLI::App& app) {
+  for (const char* command : {"bench", "sim"}) {
+    const CLI::App* cmd = app.get_subcommand(command);
+    if (!cmd->parsed() || !cmd->get_subcommands().empty()) continue;
+    const std::vector<std::string> rest = cmd->remaining();
+    if (rest.empty() || rest.front().rfind("-", 0) == 0) continue;
+    std::string apps;
+    for (const CLI::App* sub : cmd->get_subcommands([](const CLI::App*) { return true; }))
+      apps += (apps.empty() ? "" : ", ") + sub->get_name();
+    return std::string("heist ") + command + ": no app '" + rest.front() + "'; the apps: " + apps;
+  }
+  return "";
 }
 }  // namespace
 
@@ -28,6 +45,10 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
+    if (const std::string unknown = unknown_app(app); !unknown.empty()) {
+      std::cerr << unknown << "\n";
+      return heist::cli::kUsageError;
+    }
     std::cerr << "heist: " << e.what() << "\n(run 'heist --help' or 'heist bench <app> --help')\n";
     return heist::cli::kUsageError;
   }

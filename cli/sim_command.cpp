@@ -178,6 +178,10 @@ int run_sim(SimState& s) {
   nlohmann::json params;
   std::string costs_source;  // default, flags, file or calibrated: reported as costs.source
   try {
+    // The simulator takes its options from flags only, but a HEIST_* variable
+    // that names no option, is empty or holds an invalid value is noticed
+    // here as everywhere else.
+    (void)Options::from_env();
     app->check();
     params = app->params();
     workload = sim::make_workload(app->name(), params);

@@ -35,6 +35,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heistConfig.cmake ${CMAKE_CURRENT_BINA
 # pkg-config: paths relative to ${pcfiledir}, so the installed tree can move.
 file(RELATIVE_PATH heist_pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" heist_pc_to_prefix "${heist_pc_to_prefix}")
+set(heist_pc_cflags "")
+if(HEIST_CHECK_CONTEXT)
+  set(heist_pc_cflags " -DHEIST_CHECK_CONTEXT=1")  # as heist::heist carries it
+endif()
 configure_file(cmake/heist.pc.in ${CMAKE_CURRENT_BINARY_DIR}/heist.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/heist.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 if(TARGET heist_mpi)
@@ -45,3 +49,13 @@ endif()
 if(TARGET heist-cli)
   install(TARGETS heist-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# Everything `cmake --install` copies, as one target (tools/demo.sh builds
+# it): a tree built only in part (e.g. the CLI alone) installs once this is
+# built, without building the whole project.
+add_custom_target(installable)
+foreach(installed heist_shared heist_mpi heist-cli)
+  if(TARGET ${installed})
+    add_dependencies(installable ${installed})
+  endif()
+endforeach()

@@ -46,7 +46,8 @@ run_suite() {  # name, [--target T]..., cmake args..., then -- ctest args...
 # unit, cli/sim_command.cpp with ASan+UBSan on the 2-core VM while it ran
 # other builds: 155 s at -O2 -g, 86 s at -O2 -g1, 51 s at -O1 -g1.
 sanitizer_flags="-O1 -g1 -DNDEBUG"
-sanitized=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEIST_BUILD_PEERS=OFF
+# Both also check the heist::Context rule (HEIST_CHECK_CONTEXT; off in Release).
+sanitized=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEIST_BUILD_PEERS=OFF -DHEIST_CHECK_CONTEXT=ON
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$sanitizer_flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$sanitizer_flags")
 
 run_suite release -DCMAKE_BUILD_TYPE=Release

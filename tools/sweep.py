@@ -205,6 +205,16 @@ def fill(row, report):
     return row
 
 
+def failure_reason(stderr):
+    """The line of a failed run's stderr that says why: the last one that is
+    not the CLI's usage hint ("(run 'heist --help' ...)") nor mpirun's
+    boilerplate, preferring heist's own "heist..." messages."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    lines = [line for line in lines if not line.startswith("(run ") and not set(line) <= set("-=*")]
+    own = [line for line in lines if line.startswith("heist")]
+    return ((own or lines or ["?"])[-1])[-300:]
+
+
 def run_one(run, build, repeat, mpirun, timeout, cluster_name=None):
     cmd = command(run, build, repeat, mpirun, cluster_name or "CLUSTER", timeout)
     row = {k: run[k] for k in KEY if k in run}
@@ -216,8 +226,7 @@ def run_one(run, build, repeat, mpirun, timeout, cluster_name=None):
         return dict(row, verified=False, error=f"timeout after {timeout} s")
     lines = [line for line in out.stdout.strip().splitlines() if line.startswith("{")]
     if not lines:
-        tail = (out.stderr.strip().splitlines() or ["?"])[-1][-300:]
-        return dict(row, verified=False, error=f"exit {out.returncode}: {tail}")
+        return dict(row, verified=False, error=f"exit {out.returncode}: {failure_reason(out.stderr)}")
     try:
         report = json.loads(lines[-1])
     except json.JSONDecodeError:
@@ -253,6 +262,8 @@ def main():
     args = parser.parse_args()
     try:
         config = load_config(args.config)
+    except OSError as e:
+        sys.exit(f"sweep: {args.config}: {e.strerror}")
     except (ValueError, tomllib.TOMLDecodeError) as e:
         sys.exit(f"sweep: {args.config}: {e}")
     settings = config.get("sweep", {})

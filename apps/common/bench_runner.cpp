@@ -108,6 +108,13 @@ void print_summary(std::ostream& out, const nlohmann::json& report) {
   }
 }
 
+// The processes an MPI launcher started (its environment), 0 when none says.
+int launcher_job_size() {
+  for (const char* variable : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(variable)) return std::atoi(value);
+  return 0;
+}
+
 }  // namespace
 
 RunOutput App::run_root(heist::Runtime& runtime) {
@@ -123,7 +130,15 @@ int run_bench(App& app, const BenchSettings& settings, const Options& runtime_op
   int ranks = 1;
   warm_up(settings.warmup_s);  // every rank: before its Runtime, so that its workers start warm too
   if (settings.sequential) {
-    // Under mpirun only rank 0 runs the sequential version.
+    // Under mpirun only rank 0 runs the sequential version; first every rank
+    // starts a runtime of one worker (collective), only so that the ranks
+    // compare their options and arguments: a rank started without --seq
+    // would otherwise wait for the others' regions.
+    if (launcher_job_size() > 1) {
+      Options agree = runtime_options;
+      agree.workers = 1;
+      const Runtime check(agree);
+    }
     if (std::getenv("OMPI_COMM_WORLD_RANK") != nullptr && std::string(std::getenv("OMPI_COMM_WORLD_RANK")) != "0")
       return 0;
     if (std::getenv("PMI_RANK") != nullptr && std::string(std::getenv("PMI_RANK")) != "0") return 0;

@@ -55,11 +55,11 @@ class StealbenchApp final : public App {
   nlohmann::json params() const override {
     return {{"payload", payload_}, {"steals", steals_}, {"warmup", warmup_}, {"busy_victim", busy_victim_}};
   }
-  RunOutput run_sequential() override { throw std::invalid_argument(kNeedsMpi); }
+  RunOutput run_sequential() override { throw OptionError(kNeedsMpi); }
   RunOutput run_parallel() override { throw std::invalid_argument(kNeedsMpi); }
   RunOutput run_root(heist::Runtime& runtime) override {
 #ifdef HEIST_WITH_MPI
-    if (runtime.ranks() < 2) throw std::invalid_argument(kNeedsMpi);
+    if (runtime.ranks() < 2) throw OptionError(kNeedsMpi);  // invalid use: exit status 2
     const Options& o = runtime.options();
     rma::StealBenchConfig config;
     config.protocol = o.protocol;

@@ -34,7 +34,8 @@ int heist_taskq_set_chunk(const char* chunk); /* "K" or "half" */
 /* Start the runtime and register nfunc task functions, given as nfunc
  * triples (heist_task_fn func, size_t input_size, size_t output_size): pass
  * sizeof(...) or a size_t, not a plain int (variadic arguments are not
- * converted). Returns NULL on error (bad arguments, a runtime already running). */
+ * converted). Returns NULL on error (bad arguments, a runtime already running,
+ * an invalid, empty or unknown HEIST_* variable), the reason in heist_last_error(). */
 heist_taskq_t* heist_taskq_all_alloc(int nfunc, ...);
 
 /* Create a task of a registered function; `in` (input_size bytes) is copied.

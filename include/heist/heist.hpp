@@ -32,6 +32,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -52,6 +53,16 @@
 #define HEIST_ALWAYS_INLINE
 #endif
 #define HEIST_INLINE HEIST_ALWAYS_INLINE inline
+
+// The checked mode of the Context rule (see Context): 1 makes a plain call
+// inside a body that takes a Context, and a call given a Context outside
+// the body that received it, throw std::logic_error naming the call. The
+// build sets it (CMake option HEIST_CHECK_CONTEXT: on in Debug and
+// sanitizer builds, and then for the programs that link heist); 0 compiles
+// every check out, and the spawn paths are what they are without it.
+#ifndef HEIST_CHECK_CONTEXT
+#define HEIST_CHECK_CONTEXT 0
+#endif
 
 namespace heist {
 
@@ -164,6 +175,9 @@ class Context {
   // context_self): the store-free path's test reads it without a TLS load.
   detail::WorkerCore* worker_;
   int level_;
+#if HEIST_CHECK_CONTEXT
+  const void* body_ = nullptr;  // the body that received it (detail::CheckedBody)
+#endif
 };
 
 // A registered task: its function is part of the type, so a spawn that runs
@@ -214,7 +228,60 @@ struct FnTraits<R (*)(Context, A)> : FnTraits<R (*)(A)> {
 struct ContextAccess {
   static constexpr Context at(WorkerCore* worker, int level) noexcept { return Context(worker, level); }
   static constexpr WorkerCore* worker(Context c) noexcept { return c.worker_; }
+#if HEIST_CHECK_CONTEXT
+  static Context bound(Context c, const void* body) noexcept {
+    c.body_ = body;
+    return c;
+  }
+  static const void* body(Context c) noexcept { return c.body_; }
+#endif
 };
+
+// The checked mode (HEIST_CHECK_CONTEXT): every task body and closure the
+// runtime calls is entered through a CheckedBody on its own stack, which
+// the worker's checked_body points at while it is the innermost one (the
+// pointer travels with the stack under continuation stealing). A plain
+// call asks whether the innermost body takes a Context; a call given a
+// Context, whether that Context was made for the innermost body.
+#if HEIST_CHECK_CONTEXT
+struct CheckedBody {
+  explicit CheckedBody(bool context) noexcept : takes_context(context), outer(tls_worker->checked_body) {
+    tls_worker->checked_body = this;
+  }
+  ~CheckedBody() { tls_worker->checked_body = outer; }  // read afresh: the body may end on another worker
+  CheckedBody(const CheckedBody&) = delete;
+  CheckedBody& operator=(const CheckedBody&) = delete;
+  bool takes_context;
+  const void* outer;
+};
+[[noreturn, gnu::noinline, gnu::cold]] inline void context_rule_broken(const char* call, bool plain) {
+  throw std::logic_error(
+      std::string(call) +
+      (plain ? ": a plain call inside a task body that takes a heist::Context; make it through the Context "
+               "(e.g. heist::wait(ctx)): the worker does not hold such a body's level"
+             : ": given a heist::Context outside the body that received it (another task, a closure, or after "
+               "that body returned); a Context belongs to the calls of its own body"));
+}
+#endif
+HEIST_INLINE void check_plain_call([[maybe_unused]] const char* call) {
+#if HEIST_CHECK_CONTEXT
+  const auto* body = static_cast<const CheckedBody*>(tls_worker->checked_body);
+  if (body != nullptr && body->takes_context) context_rule_broken(call, true);
+#endif
+}
+HEIST_INLINE void check_context_call([[maybe_unused]] Context ctx, [[maybe_unused]] const char* call) {
+#if HEIST_CHECK_CONTEXT
+  if (ContextAccess::body(ctx) != tls_worker->checked_body) context_rule_broken(call, false);
+#endif
+}
+// Calls a closure the runtime runs as a task (async, async_any): a plain body.
+template <class F>
+HEIST_INLINE void call_closure(F&& f) {
+#if HEIST_CHECK_CONTEXT
+  const CheckedBody checked(false);
+#endif
+  std::forward<F>(f)();
+}
 }  // namespace detail
 
 template <auto Body>
@@ -246,6 +313,10 @@ HEIST_INLINE decltype(auto) apply_body([[maybe_unused]] Context c, Args&&... arg
 // forms.
 template <auto Body, class In, class Out>
 HEIST_INLINE void call_body_at(Context c, const In& input, Out* out) {
+#if HEIST_CHECK_CONTEXT
+  const CheckedBody checked(FnTraits<decltype(+Body)>::takes_context);
+  c = ContextAccess::bound(c, &checked);
+#endif
   if constexpr (FnTraits<decltype(+Body)>::returns) {
     if (out != nullptr) {
       *out = apply_body<Body>(c, input);
@@ -490,6 +561,7 @@ Task<Body> register_task(const char* name, Migration migration = Migration::any)
 template <auto Body>
   requires(!std::is_void_v<typename Task<Body>::Out>)
 HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
+  detail::check_plain_call("heist::spawn");
   using In = typename Task<Body>::In;
   using Out = typename Task<Body>::Out;
   if (detail::WorkerCore* w = detail::take_inline())
@@ -499,6 +571,7 @@ HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& i
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& in) {
+  detail::check_plain_call("heist::spawn");
   if (detail::WorkerCore* w = detail::take_inline())
     return detail::run_inline(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::joined);
@@ -511,11 +584,13 @@ template <auto Body>
   requires(!std::is_void_v<typename Task<Body>::Out>)
 HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in,
                         typename Task<Body>::Out* out) {
+  detail::check_context_call(ctx, "heist::spawn(ctx, ...)");
   detail::spawn_at<Body>(ctx, task, in, out, detail::Join::joined);
 }
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
+  detail::check_context_call(ctx, "heist::spawn(ctx, ...)");
   detail::spawn_at<Body, typename Task<Body>::In, void>(ctx, task, in, nullptr, detail::Join::joined);
 }
 
@@ -524,6 +599,7 @@ HEIST_INLINE void spawn(Context ctx, const Task<Body>& task, const typename Task
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(const Task<Body>& task, const typename Task<Body>::In& in) {
+  detail::check_plain_call("heist::async");
   if (detail::WorkerCore* w = detail::take_inline())
     return detail::run_inline(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
@@ -531,6 +607,7 @@ HEIST_INLINE void async(const Task<Body>& task, const typename Task<Body>::In& i
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
+  detail::check_context_call(ctx, "heist::async(ctx, ...)");
   detail::spawn_at<Body, typename Task<Body>::In, void>(ctx, task, in, nullptr, detail::Join::escaping);
 }
 
@@ -543,7 +620,7 @@ constexpr auto copy_and_run() noexcept -> void (*)(const void*) {
     return [](const void* object) {
       alignas(F) std::byte copy[sizeof(F)];
       std::memcpy(copy, object, sizeof(F));  // begins the lifetime of an F (implicit-lifetime type)
-      (*std::launder(reinterpret_cast<F*>(copy)))();
+      call_closure(*std::launder(reinterpret_cast<F*>(copy)));
     };
   } else {
     return nullptr;
@@ -553,11 +630,11 @@ constexpr auto copy_and_run() noexcept -> void (*)(const void*) {
 template <class F>
 const ClosureOps& closure_ops() {
   static const ClosureOps ops{
-      [](void* object) { (*static_cast<F*>(object))(); },
+      [](void* object) { call_closure(*static_cast<F*>(object)); },
       copy_and_run<F>(),
       [](void* box) {
         std::unique_ptr<F> owned(static_cast<F*>(box));
-        (*owned)();
+        call_closure(*owned);
       },
       [](void* object) -> void* { return new F(std::move(*static_cast<F*>(object))); },
       sizeof(F),
@@ -573,8 +650,13 @@ const ClosureOps& closure_ops() {
 // process. F is run exactly once.
 template <class F>
 void async(F&& f) {
+  detail::check_plain_call("heist::async");
   using Fn = std::decay_t<F>;
+#if HEIST_CHECK_CONTEXT
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { detail::call_closure(f); });
+#else
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+#endif
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
 }
@@ -582,9 +664,10 @@ void async(F&& f) {
 // its own, without one: inline, at the next level, stored for its calls.
 template <class F>
 void async(Context ctx, F&& f) {
+  detail::check_context_call(ctx, "heist::async(ctx, ...)");
   using Fn = std::decay_t<F>;
   if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context) { std::forward<F>(f)(); });
+    return detail::run_inline_at(w, ctx, [&](Context) { detail::call_closure(std::forward<F>(f)); });
   detail::sync_level(ctx);
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
@@ -594,7 +677,7 @@ namespace detail {
 template <class F>
 void invoke_closure_task(void* in, void*) {
   F copy = *std::launder(static_cast<const F*>(in));
-  copy();
+  call_closure(copy);
 }
 template <class F>
 inline const std::uint32_t closure_task_id =
@@ -610,7 +693,12 @@ void async_any(F&& f) {
   static_assert(std::is_trivially_copyable_v<Fn>,
                 "async_any: captures must be trivially copyable values; use async() for closures "
                 "that capture references or own resources");
+  detail::check_plain_call("heist::async_any");
+#if HEIST_CHECK_CONTEXT
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { detail::call_closure(f); });
+#else
   if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+#endif
   const Fn object(std::forward<F>(f));
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
                            detail::Join::escaping);
@@ -622,8 +710,9 @@ void async_any(Context ctx, F&& f) {
   static_assert(std::is_trivially_copyable_v<Fn>,
                 "async_any: captures must be trivially copyable values; use async() for closures "
                 "that capture references or own resources");
+  detail::check_context_call(ctx, "heist::async_any(ctx, ...)");
   if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context) { std::forward<F>(f)(); });
+    return detail::run_inline_at(w, ctx, [&](Context) { detail::call_closure(std::forward<F>(f)); });
   detail::sync_level(ctx);
   const Fn object(std::forward<F>(f));
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
@@ -661,6 +750,7 @@ void run_finish(FrameCore* scope, F&& f) {
 // may be another thread).
 template <class F>
 void finish(F&& f) {
+  detail::check_plain_call("heist::finish");
   detail::run_finish(detail::finish_begin(), std::forward<F>(f));
 }
 
@@ -671,17 +761,20 @@ void finish(F&& f) {
 // std::logic_error.
 template <class F>
 void finish(SpawnPolicy policy, F&& f) {
+  detail::check_plain_call("heist::finish");
   detail::run_finish(detail::finish_begin_with(static_cast<int>(policy)), std::forward<F>(f));
 }
 // The same from a body that took a Context; f, part of that body, makes its
 // calls through the same Context (its level is the body's inside the scope).
 template <class F>
 void finish(Context ctx, F&& f) {
+  detail::check_context_call(ctx, "heist::finish(ctx, ...)");
   detail::sync_level(ctx);
   detail::run_finish(detail::finish_begin(), std::forward<F>(f), [ctx] { detail::sync_level(ctx); });
 }
 template <class F>
 void finish(Context ctx, SpawnPolicy policy, F&& f) {
+  detail::check_context_call(ctx, "heist::finish(ctx, ...)");
   detail::sync_level(ctx);
   detail::run_finish(detail::finish_begin_with(static_cast<int>(policy)), std::forward<F>(f),
                      [ctx] { detail::sync_level(ctx); });
@@ -690,6 +783,7 @@ void finish(Context ctx, SpawnPolicy policy, F&& f) {
 // Wait for the tasks the calling task spawned with spawn(); keeps executing
 // and stealing meanwhile, or suspends where finish does (see above).
 HEIST_INLINE void wait() {
+  detail::check_plain_call("heist::wait()");
   detail::WorkerCore* w = detail::tls_worker;  // never null: outside_worker's frame is fenced
   // No frame at the caller's level: it queued no joined child.
   if (w->above_frame != 0 || w->frame->nothing_to_wait_for()) return;
@@ -709,6 +803,7 @@ HEIST_INLINE void wait() {
 // under work-first (every Context roaming) 9-24 %, unmarked 2-5 %, with
 // the same gain where the worker is the Context's.
 HEIST_INLINE void wait(Context ctx) {
+  detail::check_context_call(ctx, "heist::wait(ctx)");
   if (detail::ContextAccess::worker(ctx)->frame_level >= ctx.level()) {
     if (__builtin_expect(detail::tls_worker->frame_level == ctx.level(), 0)) detail::wait_own_frame();
   }
@@ -716,10 +811,17 @@ HEIST_INLINE void wait(Context ctx) {
 
 // Tasks the calling task spawns after fence() start only after all tasks it
 // spawned before fence() have completed. Does not block.
-void fence();
+namespace detail {
+void fence_here();
+}
+inline void fence() {
+  detail::check_plain_call("heist::fence()");
+  detail::fence_here();
+}
 inline void fence(Context ctx) {
+  detail::check_context_call(ctx, "heist::fence(ctx)");
   detail::sync_level(ctx);
-  fence();
+  detail::fence_here();
 }
 
 // A handle on one spawned task, for dependencies (HotSLAW's sync node).
@@ -746,9 +848,10 @@ struct HandleAccess {
 
 // Spawn a registered task (joined, like spawn; always queued) that starts
 // only after every task in `after` has completed, and get a handle on it.
+namespace detail {
 template <auto Body>
-TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
-                       const typename Task<Body>::In& in, typename Task<Body>::Out* out = nullptr) {
+TaskHandle spawn_after_here(std::initializer_list<TaskHandle> after, Task<Body> task,
+                            const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
   detail::SyncNode* deps[32] = {};  // initialised: GCC's -Wmaybe-uninitialized cannot follow the count
   std::size_t n = 0;
   for (const TaskHandle& h : after) {
@@ -757,15 +860,24 @@ TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
   }
   return HandleAccess::adopt(detail::spawn_with_handle(task.id(), &in, sizeof in, out, deps, n));
 }
+}  // namespace detail
+template <auto Body>
+TaskHandle spawn_after(std::initializer_list<TaskHandle> after, Task<Body> task,
+                       const typename Task<Body>::In& in, typename Task<Body>::Out* out = nullptr) {
+  detail::check_plain_call("heist::spawn_after");
+  return detail::spawn_after_here(after, task, in, out);
+}
 // Spawn with a handle and no dependencies.
 template <auto Body>
 TaskHandle spawn_handle(Task<Body> task, const typename Task<Body>::In& in,
                         typename Task<Body>::Out* out = nullptr) {
+  detail::check_plain_call("heist::spawn_handle");
   return HandleAccess::adopt(detail::spawn_with_handle(task.id(), &in, sizeof in, out, nullptr, 0));
 }
 
 // Wait (executing and stealing) until the task behind the handle completed.
 inline void wait(const TaskHandle& handle) {
+  detail::check_plain_call("heist::wait(handle)");
   if (handle.valid()) detail::wait_sync(handle.node());
 }
 
@@ -773,18 +885,21 @@ inline void wait(const TaskHandle& handle) {
 template <auto Body>
 TaskHandle spawn_after(Context ctx, std::initializer_list<TaskHandle> after, Task<Body> task,
                        const typename Task<Body>::In& in, typename Task<Body>::Out* out = nullptr) {
+  detail::check_context_call(ctx, "heist::spawn_after(ctx, ...)");
   detail::sync_level(ctx);
-  return spawn_after(after, task, in, out);
+  return detail::spawn_after_here(after, task, in, out);
 }
 template <auto Body>
 TaskHandle spawn_handle(Context ctx, Task<Body> task, const typename Task<Body>::In& in,
                         typename Task<Body>::Out* out = nullptr) {
+  detail::check_context_call(ctx, "heist::spawn_handle(ctx, ...)");
   detail::sync_level(ctx);
-  return spawn_handle(task, in, out);
+  return HandleAccess::adopt(detail::spawn_with_handle(task.id(), &in, sizeof in, out, nullptr, 0));
 }
 inline void wait(Context ctx, const TaskHandle& handle) {
+  detail::check_context_call(ctx, "heist::wait(ctx, handle)");
   detail::sync_level(ctx);
-  wait(handle);
+  if (handle.valid()) detail::wait_sync(handle.node());
 }
 
 }  // namespace heist

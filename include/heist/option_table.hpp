@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "heist/options.hpp"
 
@@ -24,9 +25,23 @@ struct OptionSpec {
   // options of `heist sim`; the rest (threads, stacks, MPI, progress,
   // tracing, fault injection) describe what its machine model replaces.
   bool simulated = false;
+  // Whether ranks may run with different values: the option describes only
+  // a process's own threads, stacks, memory or trace. Every other option
+  // must be the same on every rank (compared at start-up, Options::
+  // program_arguments).
+  bool per_rank = false;
 };
 
 std::span<const OptionSpec> option_table() noexcept;
+
+// HEIST_* environment variables that are not runtime options but are read
+// by heist's tests and tools; Options::from_env accepts them.
+std::span<const char* const> other_environment_variables() noexcept;
+
+// The option table's name nearest to `name` (edit distance): its HEIST_*
+// variable (and the other known variables) when `environment`, else its
+// flag. For "did you mean" in messages.
+std::string nearest_option_name(std::string_view name, bool environment);
 
 // The option's key in the `params` object of `heist bench --json` and
 // `heist sim --json`: its long flag without the dashes, '-' -> '_'

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace heist {
 
@@ -247,8 +249,21 @@ struct Options {
   int trace_queue_us = 100;           // queue-length samples at most this often per worker
   std::size_t trace_max_events = 1000000;  // per worker; later events are dropped (and reported)
 
+  // ---- the program's own arguments (not runtime options) ----
+  // Under mpirun the Runtime's constructor compares every rank's options
+  // and these (name, value) pairs: a rank that differs from rank 0 ends
+  // every rank there, with an OptionError naming the option or argument
+  // and the ranks. Only the options that describe a process's own threads,
+  // stacks, memory and trace may differ (OptionSpec::per_rank). `heist
+  // bench` adds its app, the app's options and its own (--mode, --repeat,
+  // ...); a program adds what its ranks must agree on, e.g. its argv with
+  // add_program_arguments (argv[0], the program's path, is left out).
+  std::vector<std::pair<std::string, std::string>> program_arguments;
+  Options& add_program_arguments(int argc, const char* const* argv);
+
   // Defaults overridden by every HEIST_* variable that is set; throws
-  // OptionError naming the variable when a value is invalid.
+  // OptionError naming the variable when a value is invalid or empty, or
+  // when a HEIST_* variable names no option (with the nearest name).
   static Options from_env();
   // Throws OptionError if any value is out of range.
   void validate() const;

@@ -28,13 +28,14 @@ namespace {
 
 thread_local std::string g_last_error;
 bool g_allocated = false;
+std::string g_env_error;  // why the HEIST_* environment was refused; heist_taskq_all_alloc fails with it
 
 heist::Options& pending() {
   static heist::Options options = [] {
     try {
       return heist::Options::from_env();
     } catch (const std::exception& e) {
-      g_last_error = e.what();
+      g_env_error = e.what();
       return heist::Options{};
     }
   }();
@@ -92,6 +93,8 @@ heist_taskq_t* heist_taskq_all_alloc(int nfunc, ...) {
   guarded([&] {
     if (g_allocated) throw std::logic_error("heist_taskq_all_alloc: a task queue is already allocated");
     if (nfunc < 1) throw std::invalid_argument("heist_taskq_all_alloc: nfunc must be >= 1");
+    (void)pending();
+    if (!g_env_error.empty()) throw heist::OptionError(g_env_error);
     auto q = std::make_unique<heist_taskq>();
     auto& registry = heist::task::TaskRegistry::global();
     for (int i = 0; i < nfunc; ++i) {

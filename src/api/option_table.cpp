@@ -1,10 +1,15 @@
 #include "heist/option_table.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>  // environ
 
 namespace heist {
 
@@ -71,11 +76,13 @@ E parse_choice(const std::string& text, const char* flag, std::initializer_list<
 constexpr int kMaxWorkers = 4096;
 // OptionSpec::simulated: the simulated workers of `heist sim` honour the option.
 constexpr bool kSimulated = true;
+// OptionSpec::per_rank: ranks may differ in it.
+constexpr bool kPerRank = true;
 
 const OptionSpec kTable[] = {
     {"workers", "HEIST_WORKERS", "--workers", "worker threads in this process (0: one per core)",
      [](const Options& o) { return std::to_string(o.workers); },
-     [](Options& o, const std::string& v) { o.workers = parse_int(v, 0, kMaxWorkers, "--workers"); }},
+     [](Options& o, const std::string& v) { o.workers = parse_int(v, 0, kMaxWorkers, "--workers"); }, false, kPerRank},
     {"policy", "HEIST_POLICY", "--policy", "spawn policy: help-first, inline, bounded, slaw, work-first, adaptive",
      [](const Options& o) { return std::string(to_string(o.policy)); },
      [](Options& o, const std::string& v) { o.policy = parse_spawn_policy(v); }, kSimulated},
@@ -158,11 +165,11 @@ const OptionSpec kTable[] = {
      [](Options& o, const std::string& v) {
        o.fiber_stack_bytes =
            parse_int<std::size_t>(v, std::size_t{256} << 10, std::size_t{1} << 34, "--fiber-stack-bytes");
-     }},
+     }, false, kPerRank},
     {"max_fibers", "HEIST_MAX_FIBERS", "--max-fibers",
      "fiber stacks a process may create; past it spawns run inline and waits help in place",
      [](const Options& o) { return std::to_string(o.max_fibers); },
-     [](Options& o, const std::string& v) { o.max_fibers = parse_int(v, 2, 1 << 20, "--max-fibers"); }},
+     [](Options& o, const std::string& v) { o.max_fibers = parse_int(v, 2, 1 << 20, "--max-fibers"); }, false, kPerRank},
     {"expose_depth", "HEIST_EXPOSE_DEPTH", "--expose-depth",
      "work-first: spawns at inline depth <= this expose their continuation at once; deeper only when a thief asks",
      [](const Options& o) { return std::to_string(o.expose_depth); },
@@ -177,13 +184,13 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.deque_initial_tasks); },
      [](Options& o, const std::string& v) {
        o.deque_initial_tasks = parse_int<std::size_t>(v, 2, std::size_t{1} << 30, "--deque-tasks");
-     }},
+     }, false, kPerRank},
     {"deque_max_tasks", "HEIST_DEQUE_MAX_TASKS", "--deque-max-tasks",
      "maximum task slots per worker deque; when full, spawns run inline (the deque grows past it when the stack is nearly full)",
      [](const Options& o) { return std::to_string(o.deque_max_tasks); },
      [](Options& o, const std::string& v) {
        o.deque_max_tasks = parse_int<std::size_t>(v, 2, std::size_t{1} << 31, "--deque-max-tasks");
-     }, kSimulated},
+     }, kSimulated, kPerRank},
     {"max_help_depth", "HEIST_MAX_HELP_DEPTH", "--max-help-depth",
      "nested waits after which a waiting worker stops stealing (stack bound)",
      [](const Options& o) { return std::to_string(o.max_help_depth); },
@@ -201,7 +208,7 @@ const OptionSpec kTable[] = {
      [](const Options& o) { return std::to_string(o.worker_stack_bytes); },
      [](Options& o, const std::string& v) {
        o.worker_stack_bytes = parse_int<std::size_t>(v, std::size_t{64} << 10, std::size_t{1} << 34, "--stack-bytes");
-     }},
+     }, false, kPerRank},
     {"seed", "HEIST_SEED", "--seed", "seed of the victim-selection RNG",
      [](const Options& o) { return std::to_string(o.seed); },
      [](Options& o, const std::string& v) {
@@ -210,13 +217,13 @@ const OptionSpec kTable[] = {
     {"hierarchy", "HEIST_HIERARCHY", "--hierarchy",
      "levels inside a process: detect (hwloc), or workers per domain, e.g. cache=2,numa=4,socket=8, or @FILE",
      [](const Options& o) { return to_string(o.hierarchy); },
-     [](Options& o, const std::string& v) { o.hierarchy = parse_hierarchy(v); }},
+     [](Options& o, const std::string& v) { o.hierarchy = parse_hierarchy(v); }, false, kPerRank},
     {"bind_workers", "HEIST_BIND_WORKERS", "--bind-workers",
      "bind worker threads: none (the OS places them), or pus (worker i on the i-th PU of the process's CPU set)",
      [](const Options& o) { return std::string(to_string(o.bind_workers)); },
      [](Options& o, const std::string& v) {
        o.bind_workers = parse_choice(v, "--bind-workers", {WorkerBinding::none, WorkerBinding::pus});
-     }},
+     }, false, kPerRank},
     {"mpi", "HEIST_MPI", "--mpi", "use MPI: auto (when launched by mpirun/srun), on, off",
      [](const Options& o) { return std::string(to_string(o.mpi)); },
      [](Options& o, const std::string& v) { o.mpi = parse_choice(v, "--mpi", {MpiMode::automatic, MpiMode::on, MpiMode::off}); }},
@@ -327,21 +334,21 @@ const OptionSpec kTable[] = {
     {"trace_file", "HEIST_TRACE", "--trace",
      "write a Chrome trace-event JSON file (Perfetto, chrome://tracing) of task spans, steals, queue lengths",
      [](const Options& o) { return o.trace_file; },
-     [](Options& o, const std::string& v) { o.trace_file = v; }},
+     [](Options& o, const std::string& v) { o.trace_file = v; }, false, kPerRank},
     {"trace_min_us", "HEIST_TRACE_MIN_US", "--trace-min-us",
      "trace: task spans shorter than this many microseconds are not recorded",
      [](const Options& o) { return std::to_string(o.trace_min_us); },
-     [](Options& o, const std::string& v) { o.trace_min_us = parse_int(v, 0, 1 << 30, "--trace-min-us"); }},
+     [](Options& o, const std::string& v) { o.trace_min_us = parse_int(v, 0, 1 << 30, "--trace-min-us"); }, false, kPerRank},
     {"trace_queue_us", "HEIST_TRACE_QUEUE_US", "--trace-queue-us",
      "trace: a worker samples its queue length at most once per this many microseconds",
      [](const Options& o) { return std::to_string(o.trace_queue_us); },
-     [](Options& o, const std::string& v) { o.trace_queue_us = parse_int(v, 1, 1 << 30, "--trace-queue-us"); }},
+     [](Options& o, const std::string& v) { o.trace_queue_us = parse_int(v, 1, 1 << 30, "--trace-queue-us"); }, false, kPerRank},
     {"trace_max_events", "HEIST_TRACE_MAX_EVENTS", "--trace-max-events",
      "trace: events kept per worker; later ones are dropped and reported",
      [](const Options& o) { return std::to_string(o.trace_max_events); },
      [](Options& o, const std::string& v) {
        o.trace_max_events = parse_int<std::size_t>(v, 1000, std::size_t{1} << 32, "--trace-max-events");
-     }},
+     }, false, kPerRank},
     {"ranks_per_node", "HEIST_RANKS_PER_NODE", "--ranks-per-node",
      "virtual nodes: groups of this many consecutive ranks form a node (0: the real nodes)",
      [](const Options& o) { return std::to_string(o.ranks_per_node); },
@@ -366,11 +373,69 @@ std::string option_key(const OptionSpec& spec) {
   return key;
 }
 
+std::span<const char* const> other_environment_variables() noexcept {
+  // Read by heist's tests (tests/common/heist_test.hpp) and tools
+  // (tools/cluster/heist-cluster, which forwards every HEIST_* variable to
+  // its ranks), not by the runtime: known, so not errors.
+  static constexpr const char* kOther[] = {"HEIST_TEST_SCALE", "HEIST_CLUSTER_QUIET"};
+  return kOther;
+}
+
+namespace {
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+}  // namespace
+
+std::string nearest_option_name(std::string_view name, bool environment) {
+  std::string best;
+  std::size_t best_distance = std::numeric_limits<std::size_t>::max();
+  const auto consider = [&](std::string_view candidate) {
+    const std::size_t d = edit_distance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  };
+  for (const OptionSpec& spec : kTable) consider(environment ? spec.env : spec.flag);
+  if (environment)
+    for (const char* other : other_environment_variables()) consider(other);
+  return best;
+}
+
 Options Options::from_env() {
+  // Every HEIST_* variable is noticed: one that names no option (a typo
+  // such as HEIST_WORKER) is an error, as is one set to nothing.
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    if (!text.starts_with("HEIST_")) continue;
+    const std::string_view name = text.substr(0, text.find('='));
+    bool known = false;
+    for (const OptionSpec& spec : kTable) known = known || name == spec.env;
+    for (const char* other : other_environment_variables()) known = known || name == other;
+    if (!known)
+      throw OptionError(std::string(name) + ": no such variable; did you mean " +
+                        nearest_option_name(name, true) + "? (`heist info` lists every option)");
+  }
   Options options;
   for (const OptionSpec& spec : kTable) {
     const char* value = std::getenv(spec.env);
-    if (value == nullptr || *value == '\0') continue;
+    if (value == nullptr) continue;
+    if (*value == '\0')
+      throw OptionError(std::string(spec.env) + " is set but empty: give it a value or unset it");
     try {
       spec.set(options, value);
     } catch (const OptionError& e) {
@@ -416,6 +481,11 @@ void Options::validate() const {
   if (continuations == ContinuationMode::off && steals_continuations(policy))
     throw OptionError(std::string("--policy ") + to_string(policy) +
                       " steals continuations: it needs --continuations auto or on");
+}
+
+Options& Options::add_program_arguments(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) program_arguments.emplace_back("argv[" + std::to_string(i) + "]", argv[i]);
+  return *this;
 }
 
 bool uses_continuations(const Options& options) noexcept {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "heist/heist.hpp"
+#include "heist/option_table.hpp"
 #include "sched/process_balancer.hpp"
 #include "sched/scheduler.hpp"
 #include "sched/worker.hpp"
@@ -38,7 +39,13 @@ Runtime::Runtime(const Options& options) : scheduler_(std::make_unique<sched::Sc
   g_scheduler = scheduler_.get();
   try {
     if (sched::ProcessBalancerFactory make_balancer = sched::process_balancer_factory()) {
-      balancer_ = make_balancer(*scheduler_);
+      // What the ranks must agree on: every option but the per-rank ones,
+      // as the table prints it, then the program's arguments.
+      sched::AgreedSettings agreed;
+      for (const OptionSpec& spec : option_table())
+        if (!spec.per_rank) agreed.emplace_back(spec.flag, spec.get(scheduler_->options()));
+      for (const auto& [name, value] : scheduler_->options().program_arguments) agreed.emplace_back(name, value);
+      balancer_ = make_balancer(*scheduler_, agreed);
     } else if (scheduler_->options().mpi == MpiMode::on) {
       throw OptionError(
           "--mpi on: this program is not linked with heist's MPI layer; link the target heist::mpi "
@@ -122,7 +129,9 @@ int worker_id() noexcept {
 
 int num_workers() noexcept { return g_scheduler == nullptr ? 0 : g_scheduler->size(); }
 
-void fence() { current_worker().fence_current(); }
+namespace detail {
+void fence_here() { current_worker().fence_current(); }
+}  // namespace detail
 
 WorkerStats RunStats::total() const {
   WorkerStats t;

@@ -12,7 +12,7 @@
 
 namespace heist::rma {
 
-Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
+Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler, const sched::AgreedSettings& agreed)
     : ctx_(session, scheduler),
       steals_(ctx_, plan_),
       balance_(ctx_, plan_),
@@ -25,7 +25,7 @@ Distributor::Distributor(MpiSession& session, sched::Scheduler& scheduler)
                     "run one worker per rank (--workers 1)");
   if (ctx_.ranks() > static_cast<int>(task::GlobalRef::kMaxRank) + 1)
     throw DistError("heist: at most 65536 ranks (GlobalRef holds a 16-bit rank)");
-  check_same_program(ctx_.comm(), ctx_.ranks(), scheduler, ctx_.stride());
+  check_same_program(ctx_.comm(), ctx_.ranks(), scheduler, ctx_.stride(), agreed);
   // The machine: nodes (real or virtual), every rank's workers, the delay
   // before operations that cross a node boundary.
   ctx_.set_machine(node_of_ranks(ctx_.comm(), o.ranks_per_node), o.inter_node_delay_us);

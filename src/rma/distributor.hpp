@@ -40,6 +40,7 @@
 #include "rma/progress_thread.hpp"
 #include "rma/regions.hpp"
 #include "rma/steal_dispatch.hpp"
+#include "sched/process_balancer.hpp"
 #include "sched/remote_work.hpp"
 
 namespace heist::sched {
@@ -52,7 +53,9 @@ class Distributor final : public sched::RemoteWork {
  public:
   // Collective over the session's ranks: allocates the windows and checks
   // that every rank registered the same tasks with the same options.
-  Distributor(MpiSession& session, sched::Scheduler& scheduler);
+  // Collective; throws OptionError on every rank when the ranks differ in
+  // their program or `agreed` settings (rank_collectives.hpp).
+  Distributor(MpiSession& session, sched::Scheduler& scheduler, const sched::AgreedSettings& agreed);
   ~Distributor() override;  // collective
 
   int rank() const noexcept { return ctx_.rank(); }

@@ -20,8 +20,8 @@ namespace {
 
 class DistributorBalancer final : public sched::ProcessBalancer {
  public:
-  DistributorBalancer(MpiSession& session, sched::Scheduler& scheduler)
-      : distributor_(std::make_unique<Distributor>(session, scheduler)) {}
+  DistributorBalancer(MpiSession& session, sched::Scheduler& scheduler, const sched::AgreedSettings& agreed)
+      : distributor_(std::make_unique<Distributor>(session, scheduler, agreed)) {}
 
   Distributor& distributor() noexcept { return *distributor_; }
   int ranks() const noexcept override { return distributor_->ranks(); }
@@ -41,11 +41,12 @@ class DistributorBalancer final : public sched::ProcessBalancer {
   std::unique_ptr<Distributor> distributor_;
 };
 
-std::unique_ptr<sched::ProcessBalancer> make_balancer(sched::Scheduler& scheduler) {
+std::unique_ptr<sched::ProcessBalancer> make_balancer(sched::Scheduler& scheduler,
+                                                      const sched::AgreedSettings& agreed) {
   if (!wants_mpi(scheduler.options())) return nullptr;
   MpiSession& session = MpiSession::get(scheduler.options());
   if (session.size() <= 1) return nullptr;
-  auto balancer = std::make_unique<DistributorBalancer>(session, scheduler);
+  auto balancer = std::make_unique<DistributorBalancer>(session, scheduler, agreed);
   scheduler.attach_remote(&balancer->distributor(), session.rank());
   return balancer;
 }

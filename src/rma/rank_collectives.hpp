@@ -11,6 +11,7 @@
 #include <mpi.h>
 
 #include "heist/stats.hpp"
+#include "sched/process_balancer.hpp"
 
 namespace heist::sched {
 class Scheduler;
@@ -18,9 +19,12 @@ class Scheduler;
 
 namespace heist::rma {
 
-// Throws DistError naming the first rank that registered other tasks or set
-// other window-shaping options than rank 0.
-void check_same_program(MPI_Comm comm, int ranks, const sched::Scheduler& scheduler, std::size_t stride);
+// Throws OptionError, the same on every rank, naming the first rank that
+// registered other tasks than rank 0, or the ranks that run with another
+// value of an option (not per-rank) or program argument, the first such one
+// and both values (Options::program_arguments).
+void check_same_program(MPI_Comm comm, int ranks, const sched::Scheduler& scheduler, std::size_t stride,
+                        const sched::AgreedSettings& agreed);
 // Every rank learns whether a task failed anywhere. Returns `mine` if set,
 // else an exception carrying the message of the lowest rank whose region
 // recorded one ("heist: rank R: ..."), else null.

@@ -19,6 +19,9 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "heist/stats.hpp"
 
@@ -46,10 +49,17 @@ class ProcessBalancer {
   virtual std::uint64_t all_reduce(std::uint64_t value, bool max) const = 0;
 };
 
+// What every rank must run with alike, as (name, value) texts: the options
+// that are not per-rank and the program's arguments (the api layer, which
+// owns the option table, lists them; Options::program_arguments).
+using AgreedSettings = std::vector<std::pair<std::string, std::string>>;
+
 // Makes the balancer for a runtime whose scheduler is `scheduler`, and
 // attaches its hooks (Scheduler::attach_remote); null when the run is one
-// process (MPI not wanted, or a job of one rank).
-using ProcessBalancerFactory = std::unique_ptr<ProcessBalancer> (*)(Scheduler& scheduler);
+// process (MPI not wanted, or a job of one rank). Collective: every rank
+// checks that the others run the same program with the same `agreed`.
+using ProcessBalancerFactory = std::unique_ptr<ProcessBalancer> (*)(Scheduler& scheduler,
+                                                                    const AgreedSettings& agreed);
 
 // Set by libheist_mpi's static initialiser; null when it is not linked.
 void register_process_balancer(ProcessBalancerFactory factory) noexcept;

@@ -30,6 +30,7 @@ struct StackState {
   int above_frame = 0;
   int frame_level = 0;
   detail::FrameCore* frame = nullptr;
+  const void* checked_body = nullptr;
   // Worker's part.
   int depth = 0;       // queued tasks running on this stack
   int help_depth = 0;  // help loops on this stack

@@ -82,6 +82,7 @@ void Worker::exchange_stack(StackState& s) noexcept {
   std::swap(above_frame, s.above_frame);
   std::swap(frame_level, s.frame_level);
   std::swap(frame, s.frame);
+  std::swap(checked_body, s.checked_body);
   std::swap(depth_, s.depth);
   std::swap(help_depth_, s.help_depth);
   std::swap(stack_, s.containers);

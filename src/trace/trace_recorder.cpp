@@ -6,6 +6,9 @@
 #include <stdexcept>
 #include <utility>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "task/task_registry.hpp"
 #include "task/task_slot.hpp"
 
@@ -70,6 +73,18 @@ std::string where(int pid, int tid) { return "\"pid\":" + std::to_string(pid) + 
 }  // namespace
 
 TraceRecorder::TraceRecorder(const Options& options, int workers) : file_(options.trace_file) {
+  // The file is written when the run ends: a path that cannot be written
+  // is refused now, before any work (under mpirun every rank's file goes
+  // beside it, path()).
+  const std::size_t slash = file_.find_last_of('/');
+  const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : file_.substr(0, slash);
+  struct stat info {};
+  const char* why = nullptr;
+  if (::stat(folder.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) why = "its folder does not exist";
+  else if (::access(folder.c_str(), W_OK) != 0) why = "its folder is not writable";
+  else if (::stat(file_.c_str(), &info) == 0 && (S_ISDIR(info.st_mode) || ::access(file_.c_str(), W_OK) != 0))
+    why = S_ISDIR(info.st_mode) ? "it is a folder" : "it is not writable";
+  if (why != nullptr) throw OptionError("--trace: cannot write '" + file_ + "': " + why);
   const std::int64_t min_ns = static_cast<std::int64_t>(options.trace_min_us) * 1000;
   const std::int64_t queue_ns = static_cast<std::int64_t>(options.trace_queue_us) * 1000;
   for (int i = 0; i < workers; ++i)

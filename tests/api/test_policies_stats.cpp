@@ -505,11 +505,44 @@ TEST(Options, FromEnvReadsEveryVariable) {
     EXPECT_FALSE(o.queue_demand);
     EXPECT_NO_THROW(o.validate());
   }
-  // Unset (and empty) variables leave the defaults.
-  ScopedEnv empty("HEIST_WORKERS", "");
+  // Unset variables leave the defaults.
   const heist::Options o = heist::Options::from_env();
   EXPECT_EQ(o.workers, heist::Options{}.workers);
   EXPECT_EQ(o.policy, heist::Options{}.policy);
+}
+
+// Every HEIST_* variable is noticed: an empty one, or one that names no
+// option, is an error (with the nearest name), in from_env and so in the
+// Runtime's default constructor; the tools' own variables are not options
+// but are known.
+TEST(Options, FromEnvRefusesEmptyAndUnknownVariables) {
+  const auto message = [] {
+    try {
+      (void)heist::Options::from_env();
+    } catch (const OptionError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  {
+    ScopedEnv empty("HEIST_WORKERS", "");
+    EXPECT_NE(message().find("HEIST_WORKERS is set but empty"), std::string::npos) << message();
+  }
+  {
+    ScopedEnv typo("HEIST_WORKER", "4");
+    EXPECT_NE(message().find("HEIST_WORKER: no such variable; did you mean HEIST_WORKERS?"), std::string::npos)
+        << message();
+    EXPECT_THROW(heist::Runtime runtime, OptionError);
+  }
+  {
+    ScopedEnv typo("HEIST_POLCY", "inline");
+    EXPECT_NE(message().find("did you mean HEIST_POLICY?"), std::string::npos) << message();
+  }
+  {
+    ScopedEnv scale("HEIST_TEST_SCALE", "1");
+    ScopedEnv quiet("HEIST_CLUSTER_QUIET", "");
+    EXPECT_EQ(message(), "(accepted)");
+  }
 }
 
 TEST(Options, FromEnvErrorNamesTheVariable) {

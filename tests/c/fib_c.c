@@ -90,6 +90,13 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: fib_c WORKERS [N [POLICY]]\n");
     return 2;
   }
+  if (strcmp(argv[1], "env-error") == 0) {
+    /* fib_c env-error TEXT, run with a bad HEIST_* variable: the
+     * allocation fails, and its message holds TEXT. */
+    q = heist_taskq_all_alloc(1, fib, sizeof(int), sizeof(long));
+    printf("heist_taskq_all_alloc: %s, heist_last_error: %s\n", q == NULL ? "NULL" : "a queue", heist_last_error());
+    return q == NULL && argc > 2 && strstr(heist_last_error(), argv[2]) != NULL ? 0 : 1;
+  }
   const int workers = atoi(argv[1]);
   int n = argc > 2 ? atoi(argv[2]) : 25;
   const char* policy = argc > 3 ? argv[3] : "bounded";

@@ -10,6 +10,11 @@ message on stderr that names what was wrong (and never run a benchmark).
    environment variable (the same parser behind it) with one of them.
 2. The apps' own options, command structure, and unsupported combinations:
    the explicit list CASES below.
+3. The environment itself, for every command that reads it (ENV_CASES): a
+   HEIST_* variable that names no option (with the nearest name suggested),
+   and one that is set but empty.
+4. Cases whose message must also NOT hold something (NOT_IN: e.g. the
+   300-digit bound of an unbounded range).
 Prints every failing case and exits 1 if there is one.
 """
 import concurrent.futures
@@ -96,6 +101,32 @@ CASES = [
     (["bench", "sparselu", "--block-size", "0"], r"--block-size"),
     (["bench", "stealbench", "--payload", "4"], r"--payload"),
     (["bench", "stealbench", "--steals", "0"], r"--steals"),
+    # a command that needs what this run lacks
+    (["bench", "stealbench", "--steals", "10"], r"stealbench: run with mpirun -n 2"),
+    # a file the run cannot write: refused before any work
+    (["bench", "fib", "--n", "5", "--trace", "/nonexistent-folder/trace.json"],
+     r"--trace: cannot write '/nonexistent-folder/trace.json': its folder does not exist"),
+    (["bench", "fib", "--n", "5", "--trace", "/"], r"--trace: cannot write '/': it is a folder"),
+    # an app that does not exist: named, with the apps there are
+    (["bench", "foo"], r"no app 'foo'.*fib.*nqueens"),
+    (["bench", "foo", "--n", "3"], r"no app 'foo'.*fib.*nqueens"),
+    (["bench", "--workers", "2", "foo"], r"no app 'foo'"),
+]
+
+# (environment, arguments, regex): for `heist bench`, `heist info`, `heist sim`.
+ENV_CASES = []
+for command in (["bench", "fib", "--n", "5"], ["info"], ["sim", "fib", "--n", "5"]):
+    ENV_CASES += [
+        ({"HEIST_WORKER": "4"}, command, r"HEIST_WORKER: no such variable; did you mean HEIST_WORKERS\?"),
+        ({"HEIST_POLCY": "inline"}, command, r"HEIST_POLCY: no such variable; did you mean HEIST_POLICY\?"),
+        ({"HEIST_WORKERS": ""}, command, r"HEIST_WORKERS is set but empty"),
+        ({"HEIST_TRACE": ""}, command, r"HEIST_TRACE is set but empty"),
+    ]
+
+# (arguments, what the message must not contain)
+NOT_IN = [
+    (["bench", "fib", "--repeat", "0"], r"[0-9]{12}"),  # no 300-digit range bound
+    (["bench", "foo"], r"A subcommand is required"),
 ]
 
 
@@ -133,15 +164,22 @@ def main():
         cases.append((f"{opt['env']}=abc", ["bench", "fib", "--n", "5"], re.escape(opt["env"]), {opt["env"]: "abc"}))
     for args, pattern in CASES:
         cases.append(("heist " + " ".join(repr(a) if " " in a or not a else a for a in args), args, pattern, None))
+    for env, args, pattern in ENV_CASES:
+        cases.append((" ".join(f"{k}={v!r}" for k, v in env.items()) + " heist " + " ".join(args), args, pattern, env))
     # Independent processes: run a few at a time (sanitizer builds start slowly).
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         failures = [f for f in pool.map(expect_usage_error, cases) if f is not None]
     checked = len(cases)
+    for args, forbidden in NOT_IN:
+        status, stderr = run(heist, args)
+        checked += 1
+        if re.search(forbidden, stderr):
+            failures.append(f"heist {' '.join(args)}: the message holds /{forbidden}/: {stderr.strip()[:300]}")
 
     for f in failures:
         print("FAIL:", f)
     print(f"{checked - len(failures)} of {checked} bad inputs rejected with status 2 and a message naming them "
-          f"({len(options) - len(FILE_OPTIONS)} runtime options x ({len(GENERIC_BAD)} values as a flag + 1 as a variable), {len(CASES)} listed cases)")
+          f"({len(options) - len(FILE_OPTIONS)} runtime options x ({len(GENERIC_BAD)} values as a flag + 1 as a variable), {len(CASES)} listed cases, {len(ENV_CASES)} environments, {len(NOT_IN)} messages checked for what they must not say)")
     sys.exit(1 if failures else 0)
 
 

@@ -20,6 +20,8 @@ import tempfile
 
 from checker import expect, run
 
+# Targets that unit-labelled tests other than GoogleTest executables read.
+ARCHIVES = {"heist_stats_json": "layers.no_upward_symbol reads every layer's archive, the stats layer's included"}
 GTEST = re.compile(r"heist_add_gtest\(\s*([A-Za-z0-9_]+)\b(.*?)\)\s*$", re.S | re.M)
 LABELS = re.compile(r"LABELS\s+(\"[^\"]*\"|\S+)")
 
@@ -59,6 +61,10 @@ def check(root):
         errors.append("found no heist_add_gtest(... LABELS unit) in tests/: the parser is out of date")
     for name in sorted(needed - targets):
         errors.append(f"CMakePresets.json: build preset 'unit' lacks target '{name}' (a unit test)")
+    # Unit tests that read build outputs no unit test executable links.
+    for name, why in ARCHIVES.items():
+        if name not in targets:
+            errors.append(f"CMakePresets.json: build preset 'unit' lacks target '{name}' ({why})")
     return errors, f"unit tests in tests/: {sorted(needed)}; {len(errors)} problems"
 
 
@@ -68,12 +74,15 @@ def self_test():
            "heist_add_gtest(test_b SOURCES b.cpp LIBS heist\n  LABELS \"unit;concurrency\")\n"
            "heist_add_gtest(test_c SOURCES c.cpp LIBS heist LABELS api)\n")
     base = {"version": 6, "configurePresets": [{"name": "dev"}],
-            "buildPresets": [{"name": "dev"}, {"name": "unit", "targets": ["test_a", "test_b"]}],
+            "buildPresets": [{"name": "dev"}, {"name": "unit", "targets": ["test_a", "test_b", *ARCHIVES]}],
             "testPresets": [{"name": "unit"}, {"name": "docs"}]}
     missing = json.loads(json.dumps(base))
-    missing["buildPresets"][1]["targets"] = ["test_a"]
+    missing["buildPresets"][1]["targets"] = ["test_a", *ARCHIVES]
+    no_archive = json.loads(json.dumps(base))
+    no_archive["buildPresets"][1]["targets"] = ["test_a", "test_b"]
     too_new = dict(base, version=10)
     for name, presets, expect_ok in [("complete", base, True), ("missing test_b", missing, False),
+                                     ("missing heist_stats_json", no_archive, False),
                                      ("version 10", too_new, False)]:
         with tempfile.TemporaryDirectory() as tmp:
             root = pathlib.Path(tmp)

@@ -85,6 +85,11 @@ struct WorkerCore {
   // body never changes worker (no continuations), else &roaming_worker (a
   // body resumed elsewhere must not read this one's state).
   WorkerCore* context_self = nullptr;
+  // The checked mode of the Context rule (HEIST_CHECK_CONTEXT, heist.hpp):
+  // the innermost task body running on this stack (a detail::CheckedBody),
+  // or null; it travels with the stack (sched::StackState). Written only by
+  // code built in that mode.
+  const void* checked_body = nullptr;
   // Set by a thief that found this worker's public queue empty; the plain
   // fast path then defers to the slow path, which sees the request and queues.
   // Relaxed: a hint; a late or lost flag only delays one task's queueing.
