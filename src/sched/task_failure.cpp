@@ -1,5 +1,7 @@
 #include "sched/task_failure.hpp"
 
+#include <string_view>
+
 namespace heist::detail {
 
 void drop_failure(std::atomic<TaskFailure*>& failure) noexcept {
@@ -35,14 +37,21 @@ std::exception_ptr take_failure(detail::FinishScope& scope) noexcept {
   return error;
 }
 
-std::string failure_text(const std::exception_ptr& error) {
+std::string report_text(const std::string& context, const std::exception_ptr& error) {
+  std::string what;
   try {
     std::rethrow_exception(error);
   } catch (const std::exception& e) {
-    return e.what();
+    what = e.what();
   } catch (...) {
-    return "a non-standard exception";
+    what = "a non-standard exception";
   }
+  // Executor::finish_foreign's prefix, then a report's own words.
+  constexpr std::string_view kReported = "heist: ";
+  if (what.rfind(kReported, 0) == 0 && what.find(" on rank ") != std::string::npos &&
+      (what.rfind("heist: task '", 0) == 0 || what.rfind("heist: an async ", 0) == 0))
+    return what.substr(kReported.size());
+  return context + what;
 }
 
 }  // namespace heist::sched

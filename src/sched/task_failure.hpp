@@ -41,8 +41,12 @@ namespace heist::sched {
 void record_failure(detail::FinishScope& scope, std::exception_ptr error) noexcept;
 // Takes the scope's failure (null if none).
 std::exception_ptr take_failure(detail::FinishScope& scope) noexcept;
-// "<what>" of an exception, for a report to another rank.
-std::string failure_text(const std::exception_ptr& error);
+// The text of a failure reported to another rank: `context` followed by
+// the exception's what(); a failure that already came from another rank
+// ("heist: task '...' threw on rank ...") travels on as it is, so a
+// failure that crosses ranks back and forth keeps its own words (and stays
+// within an inbox entry) instead of gaining a prefix at every hop.
+std::string report_text(const std::string& context, const std::exception_ptr& error);
 
 // Self-test of the differential test only (tests/stress/differential.cpp):
 // while set, failures go where they went before joins raised them (the

@@ -193,12 +193,11 @@ void Executor::execute_foreign(const std::byte* slot) {
   ++w.depth_;
   std::vector<std::byte> out(entry.out_size);
   std::string error;
+  const std::string threw_here = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": ";
   try {
     invoke(entry, task::payload(slot), h.in_size, out.empty() ? nullptr : out.data());
-  } catch (const std::exception& e) {
-    error = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": " + e.what();
   } catch (...) {
-    error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
+    error = report_text(threw_here, std::current_exception());
   }
   // Its joined children, as Joins::wait_frame, under the help floor; its
   // escaping asyncs alone (the proxy), as a finish, without one.
@@ -212,8 +211,7 @@ void Executor::execute_foreign(const std::byte* slot) {
       },
       floor);
   // A joined child's failure is the task's unless its body failed first.
-  if (std::exception_ptr joined = child.take_failure(); joined && error.empty())
-    error = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": " + failure_text(joined);
+  if (std::exception_ptr joined = child.take_failure(); joined && error.empty()) error = report_text(threw_here, joined);
   // Its escaping asyncs belong to the finish that governs the task, on its
   // rank: their failure goes there as a note of its own (no task
   // completes with it), before the task's completion.
@@ -231,8 +229,10 @@ void Executor::execute_foreign(const std::byte* slot) {
   } else {
     const std::int64_t sending = platform::now_ns();
     if (escaped)
-      w.remote_->send_report(w, h.ief, 0, "task '" + entry.name + "' spawned an async that threw on rank " +
-                                              std::to_string(w.rank_) + ": " + failure_text(escaped));
+      w.remote_->send_report(w, h.ief, 0,
+                             report_text("task '" + entry.name + "' spawned an async that threw on rank " +
+                                             std::to_string(w.rank_) + ": ",
+                                         escaped));
     w.remote_->send_completion(w, h, out.data(), out.size(), error);
     w.dispatch_.comm_ns_ += platform::now_ns() - sending;
   }
@@ -268,7 +268,7 @@ void Executor::send_reports() {
     ForeignProxy* p = reports.back();
     reports.pop_back();  // first: sending drains this rank's inbox, which may add reports
     if (std::exception_ptr failure = take_failure(*p); failure && p->error.empty())
-      p->error = "an async threw on rank " + std::to_string(w.rank_) + ": " + failure_text(failure);
+      p->error = report_text("an async threw on rank " + std::to_string(w.rank_) + ": ", failure);
     const std::int64_t sending = platform::now_ns();
     w.remote_->send_report(w, p->origin, p->adopted, p->error);
     w.dispatch_.comm_ns_ += platform::now_ns() - sending;
