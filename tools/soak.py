@@ -9,6 +9,12 @@ every task ran once, every output arrived, every dependency order held.
   tools/soak.py --build build --hours 8 --log soak.jsonl
   tools/soak.py --build build --replay 1234567      # one run again, from its seed
 
+A share of the runs (--differential-share) runs the differential test of
+the exception contract instead (tests/stress/differential.cpp, target
+heist_differential): a block of its seeds, drawn from the run's seed, under
+every policy x 1, 2, 4 workers, on 1 or 2 ranks, compared with its
+sequential interpreter.
+
 Each run's seed is drawn from --seed (default: the time) and printed, with
 the exact command, when the run fails or hangs; --replay SEED repeats that
 configuration exactly (the DAGs and options are a pure function of the
@@ -104,9 +110,24 @@ def draw_config(seed, args):
     return ranks, opts
 
 
+def differential_config(seed, args):
+    """A run of the differential test, or None: drawn from a generator of its
+    own, so that every other run seed still replays the DAG run it named."""
+    r = random.Random(seed * 7919 + 67)
+    if r.random() >= args.differential_share or not os.access(args.differential, os.X_OK):
+        return None
+    ranks = r.choice([1, 2]) if args.max_ranks > 1 else 1
+    first = r.randint(1, 2**31)
+    return ranks, [args.differential, "--seeds", f"{first}:{first + args.differential_seeds - 1}"]
+
+
 def command(seed, args):
-    ranks, opts = draw_config(seed, args)
-    driver = [args.driver] + opts
+    differential = differential_config(seed, args)
+    if differential is not None:
+        ranks, driver = differential
+    else:
+        ranks, opts = draw_config(seed, args)
+        driver = [args.driver] + opts
     if ranks == 1:
         return ranks, driver
     return ranks, [args.mpiexec, "-n", str(ranks)] + args.mpiexec_flags + driver
@@ -158,12 +179,19 @@ def main():
     ap.add_argument("--waiter-steals-share", type=float, default=0.3,
                     help="share of runs with --waiter-steals deeper or any (else the default, auto)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds before a run counts as a hang")
+    ap.add_argument("--differential", help="the differential test (default: BUILD/tests/heist_differential)")
+    ap.add_argument("--differential-share", type=float, default=0.2,
+                    help="share of runs that run the differential test instead (0 for none)")
+    ap.add_argument("--differential-seeds", type=int, default=8, help="its seeds per run")
     ap.add_argument("--log", help="append one JSON line per run to this file")
     ap.add_argument("--stop-on-failure", action="store_true")
     ap.add_argument("--quiet", action="store_true", help="print failures and the summary only")
     args = ap.parse_args()
     args.driver = args.driver or os.path.join(args.build, "tests", "soak", "heist_soak_driver")
-    if not os.access(args.driver, os.X_OK):
+    args.differential = args.differential or os.path.join(args.build, "tests", "heist_differential")
+    if args.differential_share > 0 and not os.access(args.differential, os.X_OK):
+        print(f"soak: no differential test at {args.differential}: DAG runs only", flush=True)
+    if not os.access(args.driver, os.X_OK) and args.differential_share < 1:
         sys.exit(f"soak: no driver at {args.driver} (build the target heist_soak_driver)")
 
     args.mpiexec_flags = mpiexec_flags(args.mpiexec) if args.max_ranks > 1 else []
@@ -202,7 +230,8 @@ def main():
                 break
         elif not args.quiet:
             # The driver's summary: steals, moves between ranks, bulk reports.
-            summary = next((line for line in output.splitlines() if line.startswith("soak: seed")), "")
+            summary = next((line for line in output.splitlines()
+                            if line.startswith("soak: seed") or line.startswith("differential:")), "")
             detail = summary[summary.rfind("(") :] if "(" in summary else ""
             print(f"soak: run {done} seed {seed}: ok, {ranks} rank(s), {seconds:.2f} s {detail}", flush=True)
     elapsed = time.monotonic() - started

@@ -39,7 +39,9 @@ int heist_taskq_set_chunk(const char* chunk); /* "K" or "half" */
 heist_taskq_t* heist_taskq_all_alloc(int nfunc, ...);
 
 /* Create a task of a registered function; `in` (input_size bytes) is copied.
- * The task may run inline (bounded queues). 0 on success. */
+ * The task may run inline (bounded queues). 0 on success; a task that ran
+ * inline and failed (a C++ function that threw) makes it return -1, its
+ * message in heist_last_error(). */
 int heist_taskq_put(heist_taskq_t* q, heist_task_fn func, void* in, void* out);
 
 /* Run one task from the caller's own queue: 1 if one ran, 0 if empty. */
@@ -49,11 +51,15 @@ int heist_taskq_execute(heist_taskq_t* q);
 int heist_taskq_steal(heist_taskq_t* q);
 
 /* Wait until every task the caller put has completed (executing and
- * stealing meanwhile). */
-void heist_taskq_wait(heist_taskq_t* q);
+ * stealing meanwhile). 0 when all of them succeeded: their outputs are
+ * written. -1 when one failed (a C++ function that threw, wherever it ran):
+ * every one has still completed, and heist_last_error() holds the failure's
+ * message (the first recorded, when several failed). */
+int heist_taskq_wait(heist_taskq_t* q);
 
-/* Tasks put after the fence start only after those put before it complete. */
-void heist_taskq_fence(heist_taskq_t* q);
+/* Tasks put after the fence start only after those put before it complete.
+ * 0, or -1 with the reason in heist_last_error(). */
+int heist_taskq_fence(heist_taskq_t* q);
 
 /* 1 if no task exists anywhere (queued, waiting or running), else 0. */
 int heist_taskq_all_is_empty(heist_taskq_t* q);

@@ -96,11 +96,12 @@ class Runtime {
   // Root-task mode, collective over all ranks: rank 0 runs body() inside a
   // finish; the workers of every rank steal its tasks until that finish (and
   // every task in it, wherever it ran) is complete. Returns on every rank
-  // then. A task exception, wherever the task ran, fails the region on every
-  // rank: the rank where it was recorded rethrows it (a task that ran on
-  // another rank reports it to its spawner as std::runtime_error("heist: task
-  // '<name>' threw on rank R: <what>")), every other rank throws
-  // std::runtime_error("heist: rank R: <that message>"). Errors of the
+  // then. A task exception is raised at the join that joins the task,
+  // wherever it ran (a task that ran on another rank reports it as
+  // std::runtime_error("heist: task '<name>' threw on rank R: <what>"); see
+  // finish and wait below). One that reaches the region's own finish fails
+  // the region on every rank: the rank of that finish rethrows it, every
+  // other rank throws std::runtime_error("heist: rank R: <that message>"). Errors of the
   // distributed layer itself (MPI failures, corrupt data from another rank)
   // end the whole job with MPI_Abort and a message naming the rank.
   template <class F>
@@ -413,7 +414,8 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
     HEIST_ALWAYS_INLINE explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) {
       worker->above_frame = saved + 1;
     }
-    HEIST_ALWAYS_INLINE ~Level() {
+    // May throw: a queued child of the task failed (inline_child_done).
+    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
       WorkerCore* now = tls_worker;
       if (__builtin_expect(now->above_frame <= 1, 0)) inline_child_done();
       now->above_frame = saved;
@@ -421,6 +423,41 @@ HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
     int saved;
   } level(w);
   call();
+}
+
+// run_inline for an async: like a queued one, it never throws at its call;
+// its exception goes to the finish that governs it (inline_async_failed).
+// The body's exception is caught inside the level, so no exception passes
+// the inline path's end (which would take it for the spawner's and join
+// the spawner's queued children early for it); the outer handler takes the
+// failure of the async's own queued children, which its frame's close
+// raises. Only the run is caught: errors of the spawn itself (a misuse)
+// still leave the call.
+template <class Call>
+HEIST_INLINE void run_inline_async(WorkerCore* w, Call&& call) {
+  try {
+    run_inline(w, [&] {
+      try {
+        std::forward<Call>(call)();
+      } catch (...) {
+        inline_async_failed();
+      }
+    });
+  } catch (...) {
+    inline_async_failed();
+  }
+}
+// The same for run_inline_at and run_inline_free, whose call takes the
+// child's Context.
+template <class Call>
+HEIST_INLINE auto caught_async(Call& call) {
+  return [&call](Context child) {
+    try {
+      call(child);
+    } catch (...) {
+      inline_async_failed();
+    }
+  };
 }
 
 // run_inline for a spawner that knows its level (its Context): the child's
@@ -435,7 +472,7 @@ HEIST_INLINE void run_inline_at(WorkerCore* w, Context parent, Call&& call) {
     HEIST_ALWAYS_INLINE Level(WorkerCore* worker, int level) noexcept : parent(level) {
       worker->above_frame = parent + 1 - worker->frame_level;
     }
-    HEIST_ALWAYS_INLINE ~Level() {
+    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
       WorkerCore* now = tls_worker;
       if (__builtin_expect(now->frame_level >= parent, 0)) inline_child_done(parent + 1);
       now->above_frame = parent - now->frame_level;
@@ -466,7 +503,7 @@ HEIST_INLINE bool run_inline_free(Context parent, Call&& call) {
   // One test: a thief's request zeroes the limit (WorkerCore::context_limit).
   if (__builtin_expect(parent.level() < w->context_limit.load(std::memory_order_relaxed), 1)) {
     struct Close {
-      HEIST_ALWAYS_INLINE ~Close() {
+      HEIST_ALWAYS_INLINE ~Close() noexcept(false) {
         if (__builtin_expect(worker->frame_level >= level - 1, 0)) inline_child_done(level);
       }
       WorkerCore* worker;
@@ -525,6 +562,30 @@ HEIST_INLINE void spawn_at(Context ctx, const Task<Body>& task, const In& in, Ou
   } else {
     spawn_at_counted<Body, In, Out>(ctx, task, in, out, join);
   }
+}
+
+// async(ctx, task, in): spawn_at's paths, each run caught as run_inline_async's.
+template <auto Body, class In>
+HEIST_INLINE void async_at(Context ctx, const Task<Body>& task, const In& in) {
+  auto body = [&](Context child) { call_body_at<Body, In, void>(child, in, nullptr); };
+  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
+    try {
+      if (run_inline_free(ctx, caught_async(body))) return;
+    } catch (...) {
+      inline_async_failed();
+      return;
+    }
+  }
+  if (WorkerCore* w = take_inline()) {
+    try {
+      run_inline_at(w, ctx, caught_async(body));
+    } catch (...) {
+      inline_async_failed();
+    }
+    return;
+  }
+  sync_level(ctx);
+  spawn_slow(task.id(), in, nullptr, Join::escaping);
 }
 }  // namespace detail
 
@@ -601,14 +662,14 @@ template <auto Body>
 HEIST_INLINE void async(const Task<Body>& task, const typename Task<Body>::In& in) {
   detail::check_plain_call("heist::async");
   if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
+    return detail::run_inline_async(w, [&] { detail::call_body<Body, typename Task<Body>::In, void>(in, nullptr); });
   detail::spawn_slow(task.id(), in, nullptr, detail::Join::escaping);
 }
 template <auto Body>
   requires std::is_void_v<typename Task<Body>::Out>
 HEIST_INLINE void async(Context ctx, const Task<Body>& task, const typename Task<Body>::In& in) {
   detail::check_context_call(ctx, "heist::async(ctx, ...)");
-  detail::spawn_at<Body, typename Task<Body>::In, void>(ctx, task, in, nullptr, detail::Join::escaping);
+  detail::async_at<Body, typename Task<Body>::In>(ctx, task, in);
 }
 
 namespace detail {
@@ -653,9 +714,9 @@ void async(F&& f) {
   detail::check_plain_call("heist::async");
   using Fn = std::decay_t<F>;
 #if HEIST_CHECK_CONTEXT
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { detail::call_closure(f); });
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline_async(w, [&] { detail::call_closure(f); });
 #else
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline_async(w, std::forward<F>(f));
 #endif
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
@@ -666,8 +727,15 @@ template <class F>
 void async(Context ctx, F&& f) {
   detail::check_context_call(ctx, "heist::async(ctx, ...)");
   using Fn = std::decay_t<F>;
-  if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context) { detail::call_closure(std::forward<F>(f)); });
+  if (detail::WorkerCore* w = detail::take_inline()) {
+    auto body = [&](Context) { detail::call_closure(std::forward<F>(f)); };
+    try {
+      detail::run_inline_at(w, ctx, detail::caught_async(body));
+    } catch (...) {
+      detail::inline_async_failed();
+    }
+    return;
+  }
   detail::sync_level(ctx);
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
@@ -695,9 +763,9 @@ void async_any(F&& f) {
                 "that capture references or own resources");
   detail::check_plain_call("heist::async_any");
 #if HEIST_CHECK_CONTEXT
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, [&] { detail::call_closure(f); });
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline_async(w, [&] { detail::call_closure(f); });
 #else
-  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline(w, std::forward<F>(f));
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_inline_async(w, std::forward<F>(f));
 #endif
   const Fn object(std::forward<F>(f));
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
@@ -711,8 +779,15 @@ void async_any(Context ctx, F&& f) {
                 "async_any: captures must be trivially copyable values; use async() for closures "
                 "that capture references or own resources");
   detail::check_context_call(ctx, "heist::async_any(ctx, ...)");
-  if (detail::WorkerCore* w = detail::take_inline())
-    return detail::run_inline_at(w, ctx, [&](Context) { detail::call_closure(std::forward<F>(f)); });
+  if (detail::WorkerCore* w = detail::take_inline()) {
+    auto body = [&](Context) { detail::call_closure(std::forward<F>(f)); };
+    try {
+      detail::run_inline_at(w, ctx, detail::caught_async(body));
+    } catch (...) {
+      detail::inline_async_failed();
+    }
+    return;
+  }
   detail::sync_level(ctx);
   const Fn object(std::forward<F>(f));
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
@@ -743,6 +818,10 @@ void run_finish(FrameCore* scope, F&& f) {
 
 // Run f, then wait (executing and stealing tasks) until every task spawned
 // inside f — transitively, escaping ones included — has completed. Nests.
+// An exception of a task it governs (an async, or a task the body spawned
+// and did not wait for) is raised here once all of them completed: the
+// first one recorded; the async calls themselves never throw it. A body
+// that threw raises its own exception.
 // Where waits suspend (work-first and adaptive; --suspend-waits on; by
 // default when the run spans processes) it suspends instead: the worker
 // goes on with other work, and the code after finish continues on
@@ -781,7 +860,10 @@ void finish(Context ctx, SpawnPolicy policy, F&& f) {
 }
 
 // Wait for the tasks the calling task spawned with spawn(); keeps executing
-// and stealing meanwhile, or suspends where finish does (see above).
+// and stealing meanwhile, or suspends where finish does (see above). Once
+// all of them completed it raises the first exception one of them threw
+// (a child run inline raised its own at its spawn already); returning
+// normally, it found every output written.
 HEIST_INLINE void wait() {
   detail::check_plain_call("heist::wait()");
   detail::WorkerCore* w = detail::tls_worker;  // never null: outside_worker's frame is fenced

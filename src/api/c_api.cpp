@@ -162,17 +162,17 @@ int heist_taskq_steal(heist_taskq_t* q) {
   });
 }
 
-void heist_taskq_wait(heist_taskq_t* q) {
+int heist_taskq_wait(heist_taskq_t* q) {
   (void)q;
-  guarded([] {
+  return guarded([] {
     heist::wait();
     return 0;
   });
 }
 
-void heist_taskq_fence(heist_taskq_t* q) {
+int heist_taskq_fence(heist_taskq_t* q) {
   (void)q;
-  guarded([] {
+  return guarded([] {
     heist::fence();
     return 0;
   });

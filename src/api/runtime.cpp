@@ -233,18 +233,29 @@ void wait_own_frame() {
   wait_slow();
 }
 
-void inline_child_done(int child_level) noexcept {
+void inline_child_done(int child_level) {
   // Helps in place and never suspends, even under continuation stealing:
   // run_inline closes the level on the worker it read before this call, so
   // the task must end on that worker (suspending could resume it on
   // another). Closing the level on the worker read afresh instead slowed
   // every inline spawn (fib 10 % on one worker: the fast path's code layout).
-  sched::Worker::current()->inline_child_done(child_level);
+  sched::Worker* w = sched::Worker::current();
+  std::exception_ptr failure = w->inline_child_done(child_level);
+  // A joined child of the task failed: the task fails with it, raised in
+  // its spawner at the spawn that ran it (task_failure.hpp). The inline
+  // path's store of the spawner's level after this call does not run, so
+  // it is stored here (the frame is the spawner's or one below it). While
+  // the task's own exception unwinds it, that one goes on (the worker's
+  // part returned none).
+  if (failure) [[unlikely]] {
+    w->above_frame = child_level - 1 - w->frame_level;
+    std::rethrow_exception(std::move(failure));
+  }
 }
 
-void inline_child_done() noexcept {
+void inline_child_done() {
   sched::Worker* w = sched::Worker::current();
-  w->inline_child_done(w->level());  // the plain path holds the task's level
+  inline_child_done(w->level());  // the plain path holds the task's level
 }
 
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,

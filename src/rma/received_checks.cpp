@@ -62,8 +62,11 @@ std::string check_inbox_entry(const InboxEntryHeader& entry, std::size_t payload
     return "a completion reference to rank " + num(completion.rank()) + (completion.null() ? " (null)" : "");
   if (!null_or_on(GlobalRef::from_bits(entry.out), self) || !null_or_on(GlobalRef::from_bits(entry.sync), self))
     return "output or handle references outside this rank";
-  if (entry.count == 0 || (entry.count > 1 && (entry.out != 0 || entry.sync != 0 || entry.out_size != 0)))
-    return "an entry completing " + num(entry.count) + " tasks" + (entry.count == 0 ? "" : " with an output or a handle");
+  // count 0: a failure note (an async's exception for its finish), nothing else.
+  if ((entry.count == 0 && (entry.error_size == 0 || entry.out != 0 || entry.sync != 0 || entry.out_size != 0)) ||
+      (entry.count > 1 && (entry.out != 0 || entry.sync != 0 || entry.out_size != 0)))
+    return "an entry completing " + num(entry.count) + " tasks" +
+           (entry.count == 0 ? " without an error" : " with an output or a handle");
   if (entry.out_size > payload_capacity || entry.error_size > payload_capacity - entry.out_size)
     return num(entry.out_size) + " output and " + num(entry.error_size) + " error bytes in an entry of " +
            num(payload_capacity);

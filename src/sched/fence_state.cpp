@@ -1,5 +1,7 @@
 #include "sched/fence_state.hpp"
 
+#include "sched/task_failure.hpp"
+
 namespace heist::sched {
 
 FenceState::FenceState(detail::FinishScope& first_generation, int owner) : owner_(owner) {
@@ -37,6 +39,15 @@ bool FenceState::drained() noexcept {
   for (std::size_t g = first_open_; g < generations_.size(); ++g)
     if (!generations_[g]->drained_for_owner()) return false;
   return true;
+}
+
+std::exception_ptr FenceState::take_failure() noexcept {
+  std::exception_ptr first;
+  for (detail::FinishScope* g : generations_) {
+    std::exception_ptr e = sched::take_failure(*g);
+    if (!first) first = std::move(e);
+  }
+  return first;
 }
 
 }  // namespace heist::sched

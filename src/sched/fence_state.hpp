@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <vector>
 
 #include "heist/detail/abi.hpp"
@@ -54,6 +55,9 @@ class FenceState {
   }
 
   bool drained() noexcept;
+  // The first failure recorded in any generation (sched/task_failure.hpp),
+  // taken from it; null if none.
+  std::exception_ptr take_failure() noexcept;
 
  private:
   struct Held {

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <memory>
 
 #include "heist/detail/abi.hpp"
 #include "sched/fence_state.hpp"
+#include "sched/task_failure.hpp"
 
 namespace heist::sched {
 
@@ -33,6 +35,10 @@ struct Frame : detail::FrameCore {
   bool joined_drained() const noexcept {
     return fence ? fence->drained() : join.drained_for_owner();
   }
+
+  // The first failure of a joined child (sched/task_failure.hpp), taken;
+  // null if none. Call once the children drained.
+  std::exception_ptr take_failure() noexcept;
 
   Frame* parent;
   detail::FinishScope* ief;
@@ -61,5 +67,10 @@ struct FinishRecord : Frame {
   }
   detail::FinishScope scope;
 };
+
+inline std::exception_ptr Frame::take_failure() noexcept {
+  // The fence's generations include the frame's own join scope.
+  return fence ? fence->take_failure() : sched::take_failure(join);
+}
 
 }  // namespace heist::sched

@@ -173,10 +173,11 @@ class Worker : public detail::WorkerCore {
                                       detail::SyncNode* const* after, std::size_t n_after) {
     return queue_.spawn_with_handle(fn, in, in_size, out, after, n_after);
   }
-  void inline_child_done(int child_level) noexcept { queue_.inline_child_done(child_level); }
+  std::exception_ptr inline_child_done(int child_level) noexcept { return queue_.inline_child_done(child_level); }
 
   // ---- joining (Joins) ----
   void wait_current() { joins_.wait_current(); }  // wait() of the running task
+  void async_failed(std::exception_ptr failure) noexcept { joins_.async_failed(std::move(failure)); }
   void wait_root() { joins_.wait_root(); }  // worker 0 at top level: every task of the root context, escaping ones included
   void fence_current() { joins_.fence_current(); }
   detail::FrameCore* finish_begin(int policy = -1) { return joins_.finish_begin(policy); }
@@ -254,6 +255,10 @@ class Worker : public detail::WorkerCore {
   int ctx_;                       // owner id of scopes opened on this stack (== id_ on the native stack)
   bool native_ = true;            // running on the thread's own stack
   int no_migrate_ = 0;            // code below must stay on this worker (foreign tasks, full deque)
+  // std::uncaught_exceptions() where the innermost wait that runs while an
+  // exception unwinds began (WorkerQueue::inline_child_done): an inline
+  // task threw only if more are in flight at its end than that.
+  int unwinding_base_ = 0;
   int base_level_ = 0;            // level of the stack's bottom
   const char* stack_low_ = nullptr;
   const char* stack_high_ = nullptr;

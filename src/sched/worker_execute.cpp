@@ -13,6 +13,7 @@
 #include "heist/heist.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
+#include "sched/task_failure.hpp"
 #include "sched/worker_loop.hpp"
 #include "task/task_slot.hpp"
 
@@ -82,6 +83,7 @@ void Executor::execute(const std::byte* slot) {
   detail::FrameCore* const saved = w.frame;
   w.set_frame(&child);
   ++w.depth_;
+  std::exception_ptr failure;
   try {
     const std::byte* p = task::payload(slot);
     if (h.fn_id == task::kClosureFn) {
@@ -98,36 +100,55 @@ void Executor::execute(const std::byte* slot) {
       invoke(w.sched_.registry()[h.fn_id], p, h.in_size, h.out.local<void>());
     }
   } catch (...) {
-    w.sched_.record_exception(std::current_exception());
+    failure = std::current_exception();  // raised by the join that waits for this task (task_failure.hpp)
   }
   // Under continuation stealing the body may have ended on another worker
   // (a thief resumed its continuation): the task ends there.
   if (w.conts_) {
-    Worker::resumed()->exec_.end_task(child, saved, h, completion, traced_from);
+    Worker::resumed()->exec_.end_task(child, saved, h, completion, traced_from, std::move(failure));
     return;
   }
   if (!child.joined_drained()) w.joins_.wait_frame(child);  // the implicit wait at the end of a task
-  close_task(saved, h, completion, traced_from);
+  close_task(child, saved, h, completion, traced_from, failure);
 }
 
 void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h, FinishScope* completion,
-                        std::int64_t traced_from) {
+                        std::int64_t traced_from, std::exception_ptr failure) {
   Worker& w = owner();
   if (!child.joined_drained()) {  // the implicit wait at the end of a task
     if (w.conts_ && !child.fence && w.waits_by_suspending() && w.conts_->can_suspend()) {
       Worker& now = w.await_by_suspending(child.join);
-      if (&now != &w) return now.exec_.end_task(child, saved, h, completion, traced_from);
+      if (&now != &w) return now.exec_.end_task(child, saved, h, completion, traced_from, std::move(failure));
     }
     w.joins_.wait_frame(child);
   }
-  close_task(saved, h, completion, traced_from);
+  close_task(child, saved, h, completion, traced_from, failure);
+}
+
+// The task failed (its body threw, or a joined child failed and it did not
+// catch that at a wait): its exception goes to the scope its completion
+// counts in, before the completion publishes it (task_failure.hpp). The
+// completion goes by `remote`, so a join's inline test never sees the
+// scope drained through it.
+void Executor::fail_task(FinishScope* completion, std::exception_ptr failure) {
+  Worker& w = owner();
+  if (g_misroute_failures.load(std::memory_order_relaxed)) [[unlikely]] {
+    w.sched_.record_exception(std::move(failure));  // the differential test's planted fault
+    w.joins_.complete(completion);
+    return;
+  }
+  record_failure(*completion, std::move(failure));
+  w.joins_.complete_shared(completion, 1);
 }
 
 // The task's frame is done (its joined children drained): back to the
 // spawner's frame, and the task counts as complete. Inline in execute.
-[[gnu::always_inline]] inline void Executor::close_task(detail::FrameCore* saved, const TaskHeader& h,
-                                                        FinishScope* completion, std::int64_t traced_from) {
+[[gnu::always_inline]] inline void Executor::close_task(Frame& child, detail::FrameCore* saved, const TaskHeader& h,
+                                                        FinishScope* completion, std::int64_t traced_from,
+                                                        std::exception_ptr& failure) {
   Worker& w = owner();
+  // A joined child's failure is the task's own unless the body failed first.
+  if (std::exception_ptr joined = child.take_failure(); joined && !failure) failure = std::move(joined);
   // The runtime's own task (a region's body on a fiber) is no task span, as
   // it is in no statistic: a trace's spans are the program's tasks.
   if (w.trace_ && (h.flags & task::kUncounted) == 0) [[unlikely]]
@@ -138,7 +159,8 @@ void Executor::end_task(Frame& child, detail::FrameCore* saved, const TaskHeader
   if (w.queue_.spawn_.task_edge(policy::TaskEdge::end)) w.drop_credits();  // granted under the task's policy
   if ((h.flags & task::kUncounted) == 0) ++w.stats_.tasks_executed;
   if (!h.sync.null()) w.queue_.release_dependents(h.sync.local<detail::SyncNode>());
-  w.joins_.complete(completion);
+  if (failure) [[unlikely]] fail_task(completion, std::move(failure));
+  else w.joins_.complete(completion);
   if (w.remote_ != nullptr) w.dispatch_.poll_between_tasks();
 }
 
@@ -171,12 +193,11 @@ void Executor::execute_foreign(const std::byte* slot) {
   ++w.depth_;
   std::vector<std::byte> out(entry.out_size);
   std::string error;
+  const std::string threw_here = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": ";
   try {
     invoke(entry, task::payload(slot), h.in_size, out.empty() ? nullptr : out.data());
-  } catch (const std::exception& e) {
-    error = "task '" + entry.name + "' threw on rank " + std::to_string(w.rank_) + ": " + e.what();
   } catch (...) {
-    error = "task '" + entry.name + "' threw a non-standard exception on rank " + std::to_string(w.rank_);
+    error = report_text(threw_here, std::current_exception());
   }
   // Its joined children, as Joins::wait_frame, under the help floor; its
   // escaping asyncs alone (the proxy), as a finish, without one.
@@ -189,6 +210,12 @@ void Executor::execute_foreign(const std::byte* slot) {
         return child.joined_drained() && (reporter != nullptr || proxy.drained_for_owner());
       },
       floor);
+  // A joined child's failure is the task's unless its body failed first.
+  if (std::exception_ptr joined = child.take_failure(); joined && error.empty()) error = report_text(threw_here, joined);
+  // Its escaping asyncs belong to the finish that governs the task, on its
+  // rank: their failure goes there as a note of its own (no task
+  // completes with it), before the task's completion.
+  std::exception_ptr escaped = reporter == nullptr ? take_failure(proxy) : nullptr;
   if (w.trace_) [[unlikely]] w.trace_->task(traced_from, platform::now_ns(), h.fn_id, h.completion.rank());
   --w.depth_;
   --w.above_frame;
@@ -202,6 +229,11 @@ void Executor::execute_foreign(const std::byte* slot) {
     send_reports();
   } else {
     const std::int64_t sending = platform::now_ns();
+    if (escaped)
+      w.remote_->send_report(w, h.ief, 0,
+                             report_text("task '" + entry.name + "' spawned an async that threw on rank " +
+                                             std::to_string(w.rank_) + ": ",
+                                         escaped));
     w.remote_->send_completion(w, h, out.data(), out.size(), error);
     w.dispatch_.comm_ns_ += platform::now_ns() - sending;
   }
@@ -211,8 +243,13 @@ void Executor::execute_foreign(const std::byte* slot) {
 void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef out, const void* bytes,
                                 std::size_t size, std::string_view error, std::uint32_t count) {
   if (size > 0 && !out.null()) std::memcpy(out.local<void>(), bytes, size);
-  if (!error.empty())
-    owner().sched_.record_exception(std::make_exception_ptr(std::runtime_error("heist: " + std::string(error))));
+  FinishScope* scope = completion.local<FinishScope>();
+  const bool failed = !error.empty();
+  if (failed) {
+    std::exception_ptr failure = std::make_exception_ptr(std::runtime_error("heist: " + std::string(error)));
+    if (g_misroute_failures.load(std::memory_order_relaxed)) owner().sched_.record_exception(std::move(failure));
+    else record_failure(*scope, std::move(failure));
+  }
   // Called while the completion inbox is drained, under its lock: a task
   // released here must not run here. It could wait for another completion
   // that only a drain applies, and every drain would skip this locked inbox
@@ -220,7 +257,9 @@ void Executor::finish_foreign(GlobalRef completion, GlobalRef sync, GlobalRef ou
   // soak's master seed 202, 1 in ~50). When the deque is full it waits in
   // the overflow list, which the help loop runs before it steals.
   if (!sync.null()) owner().queue_.release_dependents(sync.local<detail::SyncNode>(), WorkerQueue::WhenFull::overflow);
-  owner().joins_.complete(completion.local<FinishScope>(), count);
+  if (count == 0) return;  // a failure note alone (execute_foreign): its scope's tasks count elsewhere
+  if (failed) owner().joins_.complete_shared(scope, count);  // by `remote`, as fail_task
+  else owner().joins_.complete(scope, count);
 }
 
 void Executor::send_reports() {
@@ -229,6 +268,8 @@ void Executor::send_reports() {
   while (!reports.empty()) {
     ForeignProxy* p = reports.back();
     reports.pop_back();  // first: sending drains this rank's inbox, which may add reports
+    if (std::exception_ptr failure = take_failure(*p); failure && p->error.empty())
+      p->error = report_text("an async threw on rank " + std::to_string(w.rank_) + ": ", failure);
     const std::int64_t sending = platform::now_ns();
     w.remote_->send_report(w, p->origin, p->adopted, p->error);
     w.dispatch_.comm_ns_ += platform::now_ns() - sending;

@@ -1,5 +1,5 @@
 // Executor: what runs a task on a worker — its frame, its body, its
-// exception (Scheduler::record_exception), its implicit wait, its completion
+// exception (task_failure.hpp: to the scope that joins it), its implicit wait, its completion
 // and dependents, its statistics; tasks of other processes (execute_foreign)
 // and the completions of this process's tasks that ran elsewhere
 // (finish_foreign). A part of Worker (worker.hpp); owner() is the worker it
@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string_view>
 
 #include "heist/detail/abi.hpp"
@@ -48,9 +49,10 @@ class Executor {
  private:
   friend class Worker;
   void end_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
-                std::int64_t traced_from);
-  void close_task(detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
-                  std::int64_t traced_from);
+                std::int64_t traced_from, std::exception_ptr failure);
+  void close_task(Frame& child, detail::FrameCore* saved, const task::TaskHeader& h, detail::FinishScope* completion,
+                  std::int64_t traced_from, std::exception_ptr& failure);
+  void fail_task(detail::FinishScope* completion, std::exception_ptr failure);
   void execute_foreign(const std::byte* slot);
   // Calls a task's body on its input. A C++ body copies its input itself
   // (TaskInfo::copies_input): called directly, inline; a C body gets a copy

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <vector>
 
 #include "heist/detail/abi.hpp"
@@ -32,6 +33,8 @@ class Joins {
 
   void run_region(void (*body)(void*), void* ctx, bool seed, bool pool);
   void wait_current();
+  // An async that ran inline on this stack threw: its finish raises it.
+  void async_failed(std::exception_ptr failure) noexcept;
   void wait_root();
   void fence_current();
   detail::FrameCore* finish_begin(int policy);
@@ -79,6 +82,8 @@ class Joins {
   Worker& run_own_first(const detail::FinishScope& scope);
   void enter_region() noexcept;
   void leave_region();
+  void settle_region() noexcept;  // leave_region's end of the region, without its rethrow
+  [[noreturn]] void raise(std::exception_ptr failure);
 
   // The worker this part is a member of: computed from `this` (a fixed
   // offset, no load), so reaching it costs the spawn path nothing.

@@ -37,8 +37,8 @@ class WorkerQueue {
   void spawn_closure(const detail::ClosureOps& ops, void* object);
   detail::SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
                                       detail::SyncNode* const* after, std::size_t n_after);
-  void close_inline_frame() noexcept;
-  void inline_child_done(int child_level) noexcept;
+  std::exception_ptr close_inline_frame() noexcept;
+  std::exception_ptr inline_child_done(int child_level) noexcept;
   std::uint32_t take_oldest(std::uint32_t max, std::vector<std::byte>& out, std::size_t max_output);
   void accept_stolen(const std::byte* slot);
 
@@ -76,7 +76,7 @@ class WorkerQueue {
   void flush_fence(Frame& frame);
   void release_dependents(detail::SyncNode* node, WhenFull when_full = WhenFull::run_now);
   template <class Call>
-  void run_inline(Call&& call);
+  void run_inline(detail::Join join, Call&& call);
   Frame& joined_frame();  // the running task's frame, made now if it runs inline without one
   Frame& make_inline_frame();  // joined_frame's making
 

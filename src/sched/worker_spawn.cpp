@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "heist/heist.hpp"
 #include "platform/timer.hpp"
@@ -179,10 +180,12 @@ void WorkerQueue::stack_exhausted() const {
   return plan.action;
 }
 
+// An async run here never throws at its call (detail::run_inline_async).
 template <class Call>
-void WorkerQueue::run_inline(Call&& call) {
+void WorkerQueue::run_inline(detail::Join join, Call&& call) {
   ++slow_inlined_;
-  detail::run_inline(&owner(), std::forward<Call>(call));
+  if (join == detail::Join::escaping) detail::run_inline_async(&owner(), std::forward<Call>(call));
+  else detail::run_inline(&owner(), std::forward<Call>(call));
 }
 
 // An inline task queues its first joined child: it gets a frame now.
@@ -195,36 +198,55 @@ Frame& WorkerQueue::make_inline_frame() {
 }
 
 // Called at the end of an inline task that made a frame (inline_child_done),
-// still at the task's level: waits for its children, then closes the frame;
-// the inline path then stores the level it saved on entry. The task's level is
+// still at the task's level: waits for its children, then closes the frame
+// and returns their first failure (the task's own, task_failure.hpp); the
+// inline path then stores the level it saved on entry. The task's level is
 // its frame's: stored first, as a Context body's store-free spawns may
 // have left another (WorkerCore::context_limit), and the wait runs tasks
 // above it.
-void WorkerQueue::close_inline_frame() noexcept {
+std::exception_ptr WorkerQueue::close_inline_frame() noexcept {
   Worker& w = owner();
   w.above_frame = 0;
   Frame& f = w.current_frame();
   w.joins_.wait_frame(f);  // the implicit wait at the end of a task
+  std::exception_ptr failure = f.take_failure();
   w.set_frame(f.parent);
   w.stack_->inline_frames.pop_back();
+  return failure;
 }
 
 // The end of an inline task at `child_level` whose own frame or whose
 // spawner's frame is the innermost (detail::inline_child_done). Its frame
-// is closed as its implicit wait. If it threw (an exception is in flight:
-// a spawn made by a destructor during another unwinding also says so, and
-// then only waits early), the spawner's queued children are waited for
-// now, while the spawner's locals, where their outputs may go, still exist:
-// its implicit wait would come only after the exception destroyed them.
-// The inline path's guard stores the level after this.
-void WorkerQueue::inline_child_done(int child_level) noexcept {
+// is closed as its implicit wait; the first failure of its queued children
+// is returned (the task fails with it: task_failure.hpp). If it threw (more
+// exceptions in flight than where the innermost wait during an unwinding
+// began, Worker::unwinding_base_: tasks that wait runs must not take the
+// exception that unwinds below them for their own; a spawn made by a
+// destructor during another unwinding also says so, and then only waits
+// early), its children's failure is dropped for the exception in flight,
+// and the spawner's queued children are waited for now, while the
+// spawner's locals, where their outputs may go, still exist: its implicit
+// wait would come only after the exception destroyed them. Their failures
+// are dropped too: the spawn raises the exception in flight. The inline
+// path's guard stores the level after this.
+std::exception_ptr WorkerQueue::inline_child_done(int child_level) noexcept {
   Worker& w = owner();
-  if (w.frame_level == child_level) close_inline_frame();
-  if (w.frame_level != child_level - 1) return;
-  Frame& f = w.current_frame();
-  if (f.joined_drained() || std::uncaught_exceptions() == 0) return;
-  w.above_frame = 0;  // the spawner's level: the wait runs tasks above it
-  w.joins_.wait_frame(f);
+  const int in_flight = std::uncaught_exceptions();
+  const bool threw = in_flight > w.unwinding_base_;
+  const int saved_base = std::exchange(w.unwinding_base_, in_flight);
+  std::exception_ptr failure;
+  if (w.frame_level == child_level) failure = close_inline_frame();
+  if (w.frame_level == child_level - 1 && threw) {
+    Frame& f = w.current_frame();
+    if (!f.joined_drained()) {
+      w.above_frame = 0;  // the spawner's level: the wait runs tasks above it
+      w.joins_.wait_frame(f);
+    }
+    (void)f.take_failure();
+  }
+  w.unwinding_base_ = saved_base;
+  if (threw) failure = nullptr;
+  return failure;
 }
 
 void WorkerQueue::flush_fence(Frame& f) {
@@ -287,7 +309,7 @@ void WorkerQueue::spawn_registered(std::uint32_t fn, const void* in, std::size_t
   std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();
   if (slot == nullptr) {
     const detail::TaskInvoke invoke = w.sched_.registry()[fn].invoke;
-    run_inline([&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
+    run_inline(join, [&] { invoke(const_cast<void*>(in), out); });  // C++ bodies take const In&; C bodies get the pointer given to put
     return;
   }
   task::write_task(slot, fn, registered_flags(w.sched_.registry(), fn, join), in, in_size, GlobalRef::local(w.rank_, out));
@@ -316,7 +338,7 @@ void WorkerQueue::spawn_closure(const detail::ClosureOps& ops, void* object) {
   const policy::SpawnAction action = decide_spawn();
   std::byte* slot = action == policy::SpawnAction::run_inline ? nullptr : queue_slot();
   if (slot == nullptr) {
-    run_inline([&] { ops.run_in_place(object); });
+    run_inline(detail::Join::escaping, [&] { ops.run_in_place(object); });
     return;
   }
   const bool fits = ops.trivially_copyable && ops.align <= task::kSlotAlign &&

@@ -14,6 +14,7 @@
 #include "heist/heist.hpp"
 #include "platform/timer.hpp"
 #include "sched/scheduler.hpp"
+#include "sched/task_failure.hpp"
 #include "sched/worker_loop.hpp"
 #include "task/task_slot.hpp"
 
@@ -96,6 +97,9 @@ FinishScope* Joins::release_proxy(FinishScope* scope) noexcept {
     reports_.push_back(static_cast<ForeignProxy*>(proxy));  // its owner's thread, or a completing worker's
     return nullptr;
   }
+  // Its tasks' failure is the scope's it stands for, before the completion
+  // that this drain makes there (task_failure.hpp).
+  if (std::exception_ptr failure = take_failure(*proxy)) record_failure(*parent, std::move(failure));
   delete proxy;
   return parent;
 }
@@ -112,12 +116,26 @@ void Joins::enter_region() noexcept {
 
 void Joins::leave_region() {
   if (!owner().at_top_level()) return;
+  settle_region();
+  owner().sched_.rethrow_task_exception();
+  // The asyncs spawned outside every finish: the root scope governs them.
+  if (root_scope_.drained_for_owner())
+    if (std::exception_ptr failure = take_failure(root_scope_)) std::rethrow_exception(failure);
+}
+
+void Joins::settle_region() noexcept {
   Scheduler& sched = owner().sched_;
-  if (root_empty() && sched.active()) {
+  if (owner().at_top_level() && root_empty() && sched.active()) {
     sched.deactivate();
     owner().active_ns_ += platform::now_ns() - owner().active_since_ns_;
   }
-  sched.rethrow_task_exception();
+}
+
+// A wait that raises a joined task's failure (task_failure.hpp): at the
+// top level the region ends first, as leave_region would end it.
+void Joins::raise(std::exception_ptr failure) {
+  settle_region();
+  std::rethrow_exception(std::move(failure));
 }
 
 void Joins::wait_frame(Frame& f) {
@@ -145,8 +163,22 @@ Worker& Joins::run_own_first(const FinishScope& scope) {
 
 void Joins::wait_current() {
   Frame& f = owner().current_frame();
-  if (owner().above_frame == 0) wait_frame(f);  // else the task queued no joined child
+  if (owner().above_frame == 0) {  // else the task queued no joined child
+    wait_frame(f);
+    if (std::exception_ptr failure = f.take_failure()) [[unlikely]] raise(std::move(failure));
+  }
   leave_region();
+}
+
+void Joins::async_failed(std::exception_ptr failure) noexcept {
+  if (g_misroute_failures.load(std::memory_order_relaxed)) {  // the differential test's planted fault
+    owner().sched_.record_exception(std::move(failure));
+    return;
+  }
+  // The running task's IEF is the async's: a finish scope, the root scope,
+  // or a proxy of one, which hands it on when it drains. The task itself is
+  // counted there (or is the finish's body), so the scope is not drained.
+  record_failure(*owner().current_frame().ief, std::move(failure));
 }
 
 void Joins::wait_root() {
@@ -154,6 +186,7 @@ void Joins::wait_root() {
     if (root_frame_.fence) owner().queue_.flush_fence(root_frame_);
     return root_empty();
   });
+  if (std::exception_ptr failure = root_frame_.take_failure()) raise(std::move(failure));
   leave_region();
 }
 
@@ -192,8 +225,12 @@ void Joins::finish_end(detail::FrameCore* core) {
     if (record.fence) w.queue_.flush_fence(record);
     return record.joined_drained() && record.scope.drained_for_owner();
   });
+  // The first failure of the body's joined children, else of its asyncs.
+  std::exception_ptr failure = record.take_failure();
+  if (std::exception_ptr async_failure = take_failure(record.scope); !failure) failure = std::move(async_failure);
   w.set_frame(record.parent);
   w.stack_->finishes.pop_back();
+  if (failure) [[unlikely]] raise(std::move(failure));
   leave_region();
 }
 
@@ -257,6 +294,9 @@ void Joins::run_region(void (*body)(void*), void* ctx, bool seed, bool pool) {
     if (record.fence) w.queue_.flush_fence(record);
     return record.joined_drained() && record.scope.drained_for_owner();
   });
+  // The region's finish: the body's exception, else its tasks' first failure.
+  if (std::exception_ptr failure = record.take_failure(); failure && !error) error = std::move(failure);
+  if (std::exception_ptr failure = take_failure(record.scope); failure && !error) error = std::move(failure);
   w.set_frame(record.parent);
   w.stack_->finishes.pop_back();
   // Not over while this worker holds tasks: region_done reads rank 0's
@@ -280,3 +320,15 @@ bool Joins::root_empty() noexcept {
 }
 
 }  // namespace heist::sched
+
+namespace heist::detail {
+
+// Here, not with the other entries in api/runtime.cpp: sched instantiates
+// heist.hpp's inline async paths (WorkerQueue::run_inline), which call it.
+void inline_async_failed() noexcept {
+  // An async that ran inline threw: its finish raises it (task_failure.hpp),
+  // the async call returns. The worker is back at the spawner's level.
+  sched::Worker::current()->async_failed(std::current_exception());
+}
+
+}  // namespace heist::detail

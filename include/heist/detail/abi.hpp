@@ -27,8 +27,18 @@ using TaskInvoke = void (*)(void* in, void* out);
 // A suspended waiter (work-first, sched/continuations.hpp) folds `local`
 // into `remote` with kWaiting added; the completion that brings `remote`
 // down to exactly kWaiting is the last one, and it resumes `waiter`.
+struct TaskFailure;  // sched/task_failure.hpp: an exception on its way to the join that raises it
+void drop_failure(std::atomic<TaskFailure*>& failure) noexcept;
+
 struct FinishScope {
   static constexpr std::int64_t kWaiting = std::int64_t{1} << 62;
+
+  FinishScope() = default;
+  FinishScope(const FinishScope&) = delete;
+  FinishScope& operator=(const FinishScope&) = delete;
+  ~FinishScope() {
+    if (failure.load(std::memory_order_relaxed) != nullptr) [[unlikely]] drop_failure(failure);
+  }
 
   int owner = -1;           // the owning stack's id (worker index for a thread's own stack); a proxy's: its worker's
   std::int8_t policy = -1;  // spawn policy of tasks whose IEF this is (SpawnPolicy); -1: the run's
@@ -37,6 +47,10 @@ struct FinishScope {
   std::atomic<std::int64_t> remote{0};
   FinishScope* saved_ief = nullptr;  // owner-only: the finish this one nests in
   void* waiter = nullptr;            // the suspended owner, while remote carries kWaiting
+  // The first exception of a task counted here (sched/task_failure.hpp):
+  // written before that task's completion (whose release publishes it),
+  // taken by the join that waits for this scope once it drained.
+  std::atomic<TaskFailure*> failure{nullptr};
 
   bool drained_for_owner() const noexcept {
     return local + remote.load(std::memory_order_acquire) == 0;
@@ -189,14 +203,20 @@ void wait_own_frame();
 // spawner with one (the inline paths test for either with one compare):
 // closes the task's frame (its implicit wait), and if the task threw,
 // waits for the spawner's queued children, whose outputs may point into
-// the spawner's locals, which the exception is about to destroy.
-void inline_child_done(int child_level) noexcept;
+// the spawner's locals, which the exception is about to destroy. Throws
+// the first failure of the task's own queued children (the task fails
+// with it), unless an exception is already unwinding it.
+void inline_child_done(int child_level);
 // The same for a task whose level the worker holds (the plain inline path):
 // no argument, which keeps that path's code small at every spawn (with the
 // level computed for an argument, GCC stopped unrolling other recursive
 // bodies of the same file: fib's two-spawn Context body, 23 % more
 // instructions).
-void inline_child_done() noexcept;
+void inline_child_done();
+// Called from the handler of an async that ran inline and threw: records
+// the exception for the finish that governs the async (the async call
+// itself returns normally, as for a queued async).
+void inline_async_failed() noexcept;
 
 struct SyncNode;  // completion record of a task with a handle
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,
