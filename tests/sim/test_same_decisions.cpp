@@ -163,11 +163,13 @@ TEST_P(SameDecisions, SimulatorDecisionsReplayOnTheRuntimesDrivers) {
     total.chunks += n.chunks;
     total.backoffs += n.backoffs;
   }
-  // The scenario exercises every kind of decision.
+  // The scenario exercises every kind of decision; with 2 workers every
+  // simulated steal of this tree takes tasks (the root is public from its
+  // spawn on), so the back-off is exercised by the 4-worker ones.
   EXPECT_GT(total.spawns, 0u);
   EXPECT_GT(total.steals, 0u);
   EXPECT_GT(total.chunks, 0u);
-  EXPECT_GT(total.backoffs, 0u);
+  if (s.workers > 2) EXPECT_GT(total.backoffs, 0u);
 }
 
 TEST_P(SameDecisions, RuntimeDecisionsReplayOnTheSimulatorsDrivers) {
