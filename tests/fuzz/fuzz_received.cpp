@@ -82,7 +82,9 @@ void inbox_entry(Bytes& in) {
   if (!check_inbox_entry(h, capacity, self).empty()) return;
   require(std::uint64_t{h.out_size} + h.error_size <= capacity);
   require(heist::task::GlobalRef::from_bits(h.completion).rank() == self);
-  require(h.count >= 1 && (h.count == 1 || (h.out == 0 && h.sync == 0 && h.out_size == 0)));
+  // count 0 is a failure note: an error and nothing else.
+  require(h.count >= 1 || (h.error_size > 0 && h.out == 0 && h.sync == 0 && h.out_size == 0));
+  require(h.count <= 1 || (h.out == 0 && h.sync == 0 && h.out_size == 0));
 }
 
 void thief(Bytes& in) {
