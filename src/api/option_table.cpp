@@ -376,8 +376,10 @@ std::string option_key(const OptionSpec& spec) {
 std::span<const char* const> other_environment_variables() noexcept {
   // Read by heist's tests (tests/common/heist_test.hpp) and tools
   // (tools/cluster/heist-cluster, which forwards every HEIST_* variable to
-  // its ranks), not by the runtime: known, so not errors.
-  static constexpr const char* kOther[] = {"HEIST_TEST_SCALE", "HEIST_CLUSTER_QUIET"};
+  // its ranks; tools/cluster/heist-slurm, whose daemons and jobs inherit
+  // its own), not by the runtime: known, so not errors.
+  static constexpr const char* kOther[] = {"HEIST_TEST_SCALE", "HEIST_CLUSTER_QUIET", "HEIST_SLURM_INSIDE",
+                                           "HEIST_SLURM_QUIET"};
   return kOther;
 }
 
