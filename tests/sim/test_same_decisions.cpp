@@ -169,7 +169,9 @@ TEST_P(SameDecisions, SimulatorDecisionsReplayOnTheRuntimesDrivers) {
   EXPECT_GT(total.spawns, 0u);
   EXPECT_GT(total.steals, 0u);
   EXPECT_GT(total.chunks, 0u);
-  if (s.workers > 2) EXPECT_GT(total.backoffs, 0u);
+  if (s.workers > 2) {
+    EXPECT_GT(total.backoffs, 0u);
+  }
 }
 
 TEST_P(SameDecisions, RuntimeDecisionsReplayOnTheSimulatorsDrivers) {
