@@ -39,8 +39,10 @@ step() { echo "=== slurm ($flavour, --mpi=$plugin): $*"; }
 
 step "srun: fib(39), cutoff 25, on 2 nodes x 1 rank"
 # Each task's stdout in a file of its own (%t): srun's merged stream may
-# interleave the report with other tasks' output.
+# interleave the report with other tasks' output; stderr apart, so what the
+# MPI library prints at exit cannot follow the report.
 srun --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 --output="$work/fib-%t.out" \
+  --error="$work/fib-%t.err" \
   "$heist" bench fib --n 39 --cutoff 25 --workers 1 --policy help-first --json
 "${check_json[@]}" --expect-ranks 2 --expect-nodes 2 --expect-result 63245986 --expect-tasks 3193 \
   --expect-work-leaves-rank0 1 -- cat "$work/fib-0.out"
