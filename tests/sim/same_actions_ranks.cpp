@@ -18,23 +18,12 @@
 #include "sched/worker.hpp"
 #include "sim/machine.hpp"
 #include "sim/simulate.hpp"
+#include "same_actions_fib.hpp"
 #include "same_actions_replay.hpp"
 
 namespace {
 
-void fib(const int& n, std::uint64_t* out);
-const auto fib_task = heist::register_task<fib>("test.same_actions_ranks.fib");
-void fib(const int& n, std::uint64_t* out) {
-  if (n < 2) {
-    *out = static_cast<std::uint64_t>(n);
-    return;
-  }
-  std::uint64_t x = 0, y = 0;
-  heist::spawn(fib_task, n - 1, &x);
-  heist::spawn(fib_task, n - 2, &y);
-  heist::wait();
-  *out = x + y;
-}
+using same_actions::fib_task;
 
 struct Config {
   const char* name;

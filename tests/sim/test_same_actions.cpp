@@ -42,6 +42,7 @@
 #include "uts/uts_seq.hpp"
 #include "uts/uts_tree.hpp"
 
+#include "same_actions_fib.hpp"
 #include "same_actions_replay.hpp"
 
 namespace {
@@ -57,19 +58,7 @@ using heist::policy::SpawnRecord;
 
 // ---- the programs, for real
 
-void fib(const int& n, std::uint64_t* out);
-const auto fib_task = heist::register_task<fib>("test.same_actions.fib");
-void fib(const int& n, std::uint64_t* out) {
-  if (n < 2) {
-    *out = static_cast<std::uint64_t>(n);
-    return;
-  }
-  std::uint64_t x = 0, y = 0;
-  heist::spawn(fib_task, n - 1, &x);
-  heist::spawn(fib_task, n - 2, &y);
-  heist::wait();
-  *out = x + y;
-}
+using same_actions::fib_task;
 
 const heist::uts::UtsParams* g_params = nullptr;
 std::atomic<std::uint64_t> g_nodes{0};
