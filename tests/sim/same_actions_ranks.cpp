@@ -65,9 +65,7 @@ int main() {
         heist::spawn(fib_task, 22, &result);
         heist::wait();
       });
-      w.spawn_machine().record_to(nullptr);
-      w.search_driver().record_to(nullptr);
-    }
+    }  // the Runtime's end stops the workers; the log outlives it
     if (ranks != 2) {
       std::fprintf(stderr, "same_actions_ranks: run it on 2 ranks (mpirun -n 2)\n");
       return 2;

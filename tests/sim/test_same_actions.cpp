@@ -136,10 +136,8 @@ std::vector<DecisionLog> run_for_real(const Scenario& s, int workers, int fib_n 
       heist::finish([&] { heist::async(visit_task, heist::uts::make_root(params)); });
       EXPECT_EQ(g_nodes.load(), heist::uts::uts_count_sequential(params).nodes);
     }
-    for (int i = 0; i < workers; ++i) {
-      sched.worker(i).spawn_machine().record_to(nullptr);
-      sched.worker(i).search_driver().record_to(nullptr);
-    }
+    // The logs stay attached: the workers may still be in their loops;
+    // the Runtime's end stops them, and the logs outlive it.
   });
   return logs;
 }
@@ -231,14 +229,26 @@ std::string around(const std::vector<std::string>& v, long at) {
   return s;
 }
 
+// The simulator models no stack: the comparison holds where the runtime's
+// stack never bounds a grant (SpawnFacts::inline_budget). Sanitizer builds'
+// frames are large enough that it does.
+bool stack_bounds_grants(const DecisionLog& real) {
+  for (const Decision& d : real.entries)
+    if (const auto* r = std::get_if<SpawnRecord>(&d))
+      if (r->facts.inline_budget < 4096) return true;
+  return false;
+}
+
 // ---- 1. same program, same actions
 
 class SameActions : public testing::TestWithParam<Scenario> {};
 
 TEST_P(SameActions, OneWorkerRunsTheSimulatorsSequence) {
   const Scenario s = GetParam();
+  const DecisionLog real_log = run_for_real(s, 1).at(0);
+  if (stack_bounds_grants(real_log)) GTEST_SKIP() << "the runtime's stack bounds its inline grants in this build";
   const std::vector<std::string> simulated = spawn_actions(simulate(s));
-  const std::vector<std::string> real = program_part(spawn_actions(run_for_real(s, 1).at(0)), simulated.size());
+  const std::vector<std::string> real = program_part(spawn_actions(real_log), simulated.size());
   ASSERT_GT(simulated.size(), 10u);
   const long at = first_difference(real, simulated);
   EXPECT_EQ(at, -1) << "first difference at record " << at << " of " << simulated.size() << "\nruntime:\n"
@@ -304,7 +314,9 @@ TEST(SameActionsSelfCheck, PlantedCreditResetDriftIsFound) {
   // granted in; the queued task that starts next must ask again.
   for (const char* app : {"fib"}) {
     const Scenario s{app, SpawnPolicy::bounded};
-    const std::vector<std::string> real = spawn_actions(run_for_real(s, 1).at(0));
+    const DecisionLog real_log = run_for_real(s, 1).at(0);
+    if (stack_bounds_grants(real_log)) GTEST_SKIP() << "the runtime's stack bounds its inline grants in this build";
+    const std::vector<std::string> real = spawn_actions(real_log);
     const std::vector<std::string> simulated = spawn_actions(simulate(s));
     const std::vector<std::string> drifted =
         spawn_actions(simulate(s, heist::sim::PlantedDrift::credits_kept_at_task_start));
