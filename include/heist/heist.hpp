@@ -704,6 +704,19 @@ const ClosureOps& closure_ops() {
   };
   return ops;
 }
+
+// async(ctx, f) and async_any(ctx, f) inline: the closure runs as a task of
+// its own at the next level, without a Context, its exception caught for
+// the finish that governs it (run_inline_async).
+template <class F>
+HEIST_INLINE void run_closure_inline_at(WorkerCore* w, Context ctx, F&& f) {
+  auto body = [&](Context) { call_closure(std::forward<F>(f)); };
+  try {
+    run_inline_at(w, ctx, caught_async(body));
+  } catch (...) {
+    inline_async_failed();
+  }
+}
 }  // namespace detail
 
 // Spawn a local-only closure into the current finish scope. It may capture
@@ -727,15 +740,7 @@ template <class F>
 void async(Context ctx, F&& f) {
   detail::check_context_call(ctx, "heist::async(ctx, ...)");
   using Fn = std::decay_t<F>;
-  if (detail::WorkerCore* w = detail::take_inline()) {
-    auto body = [&](Context) { detail::call_closure(std::forward<F>(f)); };
-    try {
-      detail::run_inline_at(w, ctx, detail::caught_async(body));
-    } catch (...) {
-      detail::inline_async_failed();
-    }
-    return;
-  }
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_closure_inline_at(w, ctx, std::forward<F>(f));
   detail::sync_level(ctx);
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
@@ -779,15 +784,7 @@ void async_any(Context ctx, F&& f) {
                 "async_any: captures must be trivially copyable values; use async() for closures "
                 "that capture references or own resources");
   detail::check_context_call(ctx, "heist::async_any(ctx, ...)");
-  if (detail::WorkerCore* w = detail::take_inline()) {
-    auto body = [&](Context) { detail::call_closure(std::forward<F>(f)); };
-    try {
-      detail::run_inline_at(w, ctx, detail::caught_async(body));
-    } catch (...) {
-      detail::inline_async_failed();
-    }
-    return;
-  }
+  if (detail::WorkerCore* w = detail::take_inline()) return detail::run_closure_inline_at(w, ctx, std::forward<F>(f));
   detail::sync_level(ctx);
   const Fn object(std::forward<F>(f));
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
