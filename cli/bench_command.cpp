@@ -55,7 +55,9 @@ std::function<int()> add_bench_command(CLI::App& root) {
     std::unique_ptr<apps::App> app = entry.make();
     CLI::App* cmd = bench->add_subcommand(entry.name, app->summary());
     cmd->fallthrough();  // runtime options may follow the app's own
-    app->add_options(*cmd);
+    apps::AppOptions app_options;
+    app->add_options(app_options);
+    apps::add_to_command(app_options, *cmd);
     state->apps.emplace_back(cmd, std::move(app));
   }
   return [state]() -> int {

@@ -370,7 +370,9 @@ std::function<int()> add_sim_command(CLI::App& root) {
     std::unique_ptr<apps::App> app = entry.make();
     CLI::App* sub = cmd->add_subcommand(entry.name, app->summary());
     sub->fallthrough();
-    app->add_options(*sub);
+    apps::AppOptions app_options;
+    app->add_options(app_options);
+    apps::add_to_command(app_options, *sub);
     state->apps.emplace_back(sub, std::move(app));
   }
   return [state]() -> int { return run_sim(*state); };

@@ -16,11 +16,11 @@ class BpcApp final : public App {
  public:
   std::string name() const override { return "bpc"; }
   std::string summary() const override { return "bouncing producer-consumer, busy-wait tasks (SWS §5.2.1)"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--depth", depth_, "producers in the chain")->capture_default_str();
-    cmd.add_option("--consumers", consumers_, "consumer tasks per producer")->capture_default_str();
-    cmd.add_option("--consumer-us", consumer_us_, "busy-wait of a consumer task, microseconds")->capture_default_str();
-    cmd.add_option("--producer-us", producer_us_, "busy-wait of a producer task, microseconds")->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--depth", depth_, "producers in the chain");
+    cmd.add("--consumers", consumers_, "consumer tasks per producer");
+    cmd.add("--consumer-us", consumer_us_, "busy-wait of a consumer task, microseconds");
+    cmd.add("--producer-us", producer_us_, "busy-wait of a producer task, microseconds");
   }
   void check() const override {
     if (depth_ < 0 || depth_ > 100000000) throw std::invalid_argument("bpc: --depth must be in [0, 1e8]");

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "common/app_options.hpp"
 #include "common/task_io.hpp"
 
 namespace heist {
@@ -31,7 +31,7 @@ class App {
   virtual std::string name() const = 0;
   virtual std::string summary() const = 0;
   // Register the app's own options on its `heist bench <app>` command.
-  virtual void add_options(CLI::App& command) = 0;
+  virtual void add_options(AppOptions& options) = 0;
   // Validate the options; throws std::invalid_argument with a message.
   virtual void check() const {}
   virtual nlohmann::json params() const = 0;

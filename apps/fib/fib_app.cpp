@@ -13,12 +13,10 @@ class FibApp final : public App {
  public:
   std::string name() const override { return "fib"; }
   std::string summary() const override { return "naive recursive Fibonacci (spawn overhead)"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--n", n_, "compute fib(n)")->capture_default_str();
-    cmd.add_option("--cutoff", cutoff_, "calls with n < cutoff run sequentially; 0: every call is a task")
-        ->capture_default_str();
-    cmd.add_option("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style); value, value-call, value-plain: the same with value task bodies (R f(In)); context, context-call: value and value-call with bodies that take a heist::Context (R f(Context, In))")
-        ->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--n", n_, "compute fib(n)");
+    cmd.add("--cutoff", cutoff_, "calls with n < cutoff run sequentially; 0: every call is a task");
+    cmd.add("--style", style_, "task style: spawn (two spawns, then wait), call (Lace's shape: spawn one child, call the other, wait), closure (finish/async), or plain (one task, its body's shape as plain calls: the floor of every style); value, value-call, value-plain: the same with value task bodies (R f(In)); context, context-call: value and value-call with bodies that take a heist::Context (R f(Context, In))");
   }
   void check() const override {
     if (n_ < 0 || n_ > 92) throw std::invalid_argument("fib: --n must be in [0, 92]");

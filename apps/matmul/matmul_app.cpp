@@ -16,9 +16,9 @@ class MatmulApp final : public App {
  public:
   std::string name() const override { return "matmul"; }
   std::string summary() const override { return "independent matrix-multiplication tasks, all spawned by the root (PGAS-WS §5)"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--size", size_, "matrix size (size x size doubles)")->capture_default_str();
-    cmd.add_option("--tasks", tasks_, "multiplication tasks")->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--size", size_, "matrix size (size x size doubles)");
+    cmd.add("--tasks", tasks_, "multiplication tasks");
   }
   void check() const override {
     if (size_ < 1 || size_ > 4096) throw std::invalid_argument("matmul: --size must be in [1, 4096]");

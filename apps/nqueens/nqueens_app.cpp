@@ -12,15 +12,12 @@ class NQueensApp final : public App {
  public:
   std::string name() const override { return "nqueens"; }
   std::string summary() const override { return "count N-Queens solutions, one task per placement"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--n", n_, "board size")->capture_default_str();
-    cmd.add_option("--cutoff", cutoff_, "rows >= cutoff are counted sequentially; 0: no manual cutoff")
-        ->capture_default_str();
-    cmd.add_option("--seed-depth", seed_depth_, "--mode pool: rows placed when seeding; each placement is one task")
-        ->capture_default_str();
-    cmd.add_option("--seed-ranks", seed_ranks_, "--mode pool: which ranks seed: 0 (rank 0 only) or all")
-        ->check(CLI::IsMember({"0", "all"}))
-        ->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--n", n_, "board size");
+    cmd.add("--cutoff", cutoff_, "rows >= cutoff are counted sequentially; 0: no manual cutoff");
+    cmd.add("--seed-depth", seed_depth_, "--mode pool: rows placed when seeding; each placement is one task");
+    cmd.add("--seed-ranks", seed_ranks_, "--mode pool: which ranks seed: 0 (rank 0 only) or all")
+        .one_of({"0", "all"});
   }
   void check() const override {
     if (n_ < 1 || n_ > 20) throw std::invalid_argument("nqueens: --n must be in [1, 20]");

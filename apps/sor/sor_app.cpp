@@ -19,13 +19,12 @@ class SorApp final : public App {
  public:
   std::string name() const override { return "sor"; }
   std::string summary() const override { return "Java Grande SOR, red-black, a finish over P chunks (HelpFirst Fig. 6)"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--n", n_, "grid size (n x n)")->capture_default_str();
-    cmd.add_option("--iterations", iterations_, "red-black sweeps")->capture_default_str();
-    cmd.add_option("--chunks", chunks_, "chunk tasks per colour and iteration (P); 0: 4 x workers")
-        ->capture_default_str();
-    cmd.add_option("--omega", omega_, "relaxation factor")->capture_default_str();
-    cmd.add_option("--grid-seed", seed_, "seed of the initial grid")->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--n", n_, "grid size (n x n)");
+    cmd.add("--iterations", iterations_, "red-black sweeps");
+    cmd.add("--chunks", chunks_, "chunk tasks per colour and iteration (P); 0: 4 x workers");
+    cmd.add("--omega", omega_, "relaxation factor");
+    cmd.add("--grid-seed", seed_, "seed of the initial grid");
   }
   void check() const override {
     if (n_ < 3 || n_ > 40000) throw std::invalid_argument("sor: --n must be in [3, 40000]");

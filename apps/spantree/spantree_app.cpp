@@ -16,11 +16,10 @@ class SpanTreeApp final : public App {
  public:
   std::string name() const override { return "spantree"; }
   std::string summary() const override { return "DFS spanning tree of a random graph, escaping asyncs (HelpFirst Fig. 3)"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--vertices", vertices_, "vertices of the graph")->capture_default_str();
-    cmd.add_option("--degree", degree_, "random out-edges per vertex (plus a random spanning path)")
-        ->capture_default_str();
-    cmd.add_option("--graph-seed", seed_, "seed of the graph generator")->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--vertices", vertices_, "vertices of the graph");
+    cmd.add("--degree", degree_, "random out-edges per vertex (plus a random spanning path)");
+    cmd.add("--graph-seed", seed_, "seed of the graph generator");
   }
   void check() const override {
     if (vertices_ < 1 || vertices_ > (std::int64_t{1} << 31))

@@ -29,9 +29,9 @@ class SparseLuApp final : public App {
   std::string summary() const override {
     return "BOTS sparse LU, n x n blocks of b x b; fwd/bdiv, fence, bmod per step (HotSLAW Table 1)";
   }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--blocks", n_, "blocks per row and column (n)")->capture_default_str();
-    cmd.add_option("--block-size", b_, "block size (b x b doubles)")->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--blocks", n_, "blocks per row and column (n)");
+    cmd.add("--block-size", b_, "block size (b x b doubles)");
   }
   void check() const override {
     if (n_ < 1 || n_ > 1000) throw std::invalid_argument("sparselu: --blocks must be in [1, 1000]");

@@ -39,12 +39,11 @@ class StealbenchApp final : public App {
     return "time of one successful inter-process steal of one empty task, SWS vs SDC (SWS Fig. 6; "
            "mpirun -n 2)";
   }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--payload", payload_, "task input bytes after the 48-byte header, [8, 65536]")
-        ->capture_default_str();
-    cmd.add_option("--steals", steals_, "successful steals timed")->capture_default_str();
-    cmd.add_option("--warmup", warmup_, "successful steals before timing")->capture_default_str();
-    cmd.add_flag("--busy-victim", busy_victim_,
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--payload", payload_, "task input bytes after the 48-byte header, [8, 65536]");
+    cmd.add("--steals", steals_, "successful steals timed");
+    cmd.add("--warmup", warmup_, "successful steals before timing");
+    cmd.add("--busy-victim", busy_victim_,
                  "the victim polls its queue during steals (default: only after each steal)");
   }
   void check() const override {

@@ -17,11 +17,9 @@ class UtsApp final : public App {
  public:
   std::string name() const override { return "uts"; }
   std::string summary() const override { return "Unbalanced Tree Search, one task per tree node"; }
-  void add_options(CLI::App& cmd) override {
-    cmd.add_option("--tree", tree_, "a named tree (T1..T5, T1L, T2L, T3L, ...) or UTS options \"-t 1 -a 3 -d 10 ...\"")
-        ->capture_default_str();
-    cmd.add_option("--cutoff", cutoff_, "nodes at this height or deeper traverse their subtree sequentially; 0: a task per node")
-        ->capture_default_str();
+  void add_options(AppOptions& cmd) override {
+    cmd.add("--tree", tree_, "a named tree (T1..T5, T1L, T2L, T3L, ...) or UTS options \"-t 1 -a 3 -d 10 ...\"");
+    cmd.add("--cutoff", cutoff_, "nodes at this height or deeper traverse their subtree sequentially; 0: a task per node");
   }
   void check() const override {
     if (cutoff_ < 0) throw std::invalid_argument("uts: --cutoff must be >= 0");

@@ -71,10 +71,9 @@ std::unique_ptr<App> make_app(const std::string& name, const std::vector<std::st
   for (const heist::apps::AppEntry& entry : heist::apps::app_table()) {
     if (name != entry.name) continue;
     std::unique_ptr<App> app = entry.make();
-    CLI::App cmd;
-    app->add_options(cmd);
-    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes the arguments last first
-    cmd.parse(reversed);
+    heist::apps::AppOptions app_options;
+    app->add_options(app_options);
+    heist::apps::parse_arguments(app_options, args);
     app->check();
     return app;
   }
