@@ -11,8 +11,8 @@ import sys
 
 NUMBER = re.compile(r"(?<![\w.])-?(\d+\.\d+)(?:e[+-]\d+)?")
 RUNS = [
-    ["bench", "fib", "--n", "20", "--workers", "2", "--policy", "help-first"],
-    ["bench", "bpc", "--depth", "20", "--consumers", "10", "--consumer-us", "0.5", "--workers", "2"],
+    ["bench", "fib", "--n", "20", "--workers", "2", "--policy", "help-first", "--warmup-s", "0"],
+    ["bench", "bpc", "--depth", "20", "--consumers", "10", "--consumer-us", "0.5", "--workers", "2", "--warmup-s", "0"],
     ["sim", "fib", "--n", "18", "--cores-per-socket", "2", "--sockets", "2"],
     ["sim", "bpc", "--depth", "20", "--consumers", "10", "--cores-per-socket", "2", "--sockets", "1",
      "--sweep-nodes", "1,2"],
