@@ -2,9 +2,10 @@
 # The whole test suite, as CI runs it: installs packages, then
 #  1. Release build with warnings as errors: every test;
 #  2. ASan+UBSan build: every test except the install, peer, smoke, tools and
-#     Slurm tests, the model checks and fuzzing (these two run no heist code built
-#     with the sanitizers: SPIN's pan, and a fuzzer with its own ASan+UBSan build);
-#  3. TSan build: the tests labelled `concurrency`;
+#     Slurm tests, the model checks, the layer checks and fuzzing (these three
+#     run no heist code built with the sanitizers: SPIN's pan, scripts over
+#     the sources, and a fuzzer with its own ASan+UBSan build);
+#  3. TSan build: the tests labelled `concurrency` (it builds only what they run);
 #  4. Release build against MPICH (beside OpenMPI, HEIST_MPI_FLAVOUR=mpich):
 #     only what the multi-rank tests need (target heist-mpi-tests), then the
 #     tests labelled `mpi` (under MPICH's Hydra), `slurm` (srun --mpi=pmi2)
@@ -25,15 +26,23 @@ if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 
-run_suite() {  # name, [--target T]..., cmake args..., then -- ctest args...
+# run_suite NAME [--target T]... [--tested-only] CMAKE_ARGS... [-- CTEST_ARGS...]
+# --tested-only: build just what the selected tests run (tools/test_targets.py).
+run_suite() {
   local name=$1; shift
-  local targets=() cmake_args=() ctest_args=()
+  local targets=() cmake_args=() ctest_args=() tested_only=0 t
   while [ "${1:-}" = "--target" ]; do targets+=(--target "$2"); shift 2; done
+  [ "${1:-}" = "--tested-only" ] && { tested_only=1; shift; }
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do cmake_args+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   ctest_args=("$@")
   echo "=== $name: configure and build"
   cmake -S . -B "$out/$name" -G Ninja -DHEIST_WERROR=ON "${launcher[@]}" "${cmake_args[@]}" >/dev/null
+  if [ "$tested_only" = 1 ]; then
+    local selected
+    selected=$(tools/test_targets.py "$out/$name" "${ctest_args[@]}")  # fails the run if it fails
+    for t in $selected; do targets+=(--target "$t"); done
+  fi
   cmake --build "$out/$name" -j "$jobs" "${targets[@]}"
   echo "=== $name: test"
   ctest --test-dir "$out/$name" -j "$jobs" --output-on-failure "${ctest_args[@]}"
@@ -46,13 +55,15 @@ run_suite() {  # name, [--target T]..., cmake args..., then -- ctest args...
 # unit, cli/sim_command.cpp with ASan+UBSan on the 2-core VM while it ran
 # other builds: 155 s at -O2 -g, 86 s at -O2 -g1, 51 s at -O1 -g1.
 sanitizer_flags="-O1 -g1 -DNDEBUG"
-# Both also check the heist::Context rule (HEIST_CHECK_CONTEXT; off in Release).
-sanitized=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEIST_BUILD_PEERS=OFF -DHEIST_CHECK_CONTEXT=ON
+# Both also check the heist::Context rule (HEIST_CHECK_CONTEXT; off in Release),
+# and run each GoogleTest binary as one test (HEIST_TEST_PER_CASE=OFF): under
+# a sanitizer, a process per test case costs more than the cases.
+sanitized=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DHEIST_BUILD_PEERS=OFF -DHEIST_CHECK_CONTEXT=ON -DHEIST_TEST_PER_CASE=OFF
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$sanitizer_flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$sanitizer_flags")
 
 run_suite release -DCMAKE_BUILD_TYPE=Release
-run_suite asan "${sanitized[@]}" -DHEIST_SANITIZE=address -- -LE "install|peers|smoke|tools|model|fuzz|slurm"
-run_suite tsan "${sanitized[@]}" -DHEIST_SANITIZE=thread -- -L concurrency
+run_suite asan "${sanitized[@]}" -DHEIST_SANITIZE=address -- -LE "install|peers|smoke|tools|model|fuzz|slurm|layers"
+run_suite tsan --tested-only "${sanitized[@]}" -DHEIST_SANITIZE=thread -- -L concurrency
 run_suite mpich --target heist-mpi-tests -DCMAKE_BUILD_TYPE=Release -DHEIST_MPI_FLAVOUR=mpich \
   -DHEIST_BUILD_PEERS=OFF -- -L "mpi|slurm|install"
 echo "=== all suites passed"
