@@ -65,6 +65,8 @@ def run_json(cmd, tool, *, verified=True, timeout=None, env=None, log=None, echo
         out = subprocess.run([str(c) for c in cmd], capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         sys.exit(f"{tool}: {text} timed out after {timeout} s")
+    except OSError as e:
+        sys.exit(f"{tool}: {text}: {e.strerror}")
     if log is not None:
         log.write(f"$ {' '.join(str(c) for c in cmd)}\n{out.stderr}\n")
         log.flush()
