@@ -162,7 +162,7 @@ class PollPlan {
   // the larger answers, which they need (16 simulated nodes of 2 x 12,
   // UTS T3L with answers of at most 4: 66.1 -> 73.0 ms); fib(30) and
   // nqueens(14, 6) went faster with 4 at 4, 16 and 64 nodes
-  // (docs/results/README.md, "Answers of tasks that report back").
+  // (docs/results/journal/2026-11-29-answers-tasks-that-report-back.md).
   //
   // `idle`: workers of this process looking for work (Scheduler::
   // searching_workers, a hint). Half as many tasks as they are stay home:
@@ -172,8 +172,8 @@ class PollPlan {
   // simulated nodes of 2 x 12 forwarded 28 % of the tasks they served
   // (they had come in an answer) and UTS T3L took 58.1 ms (HVS 40.7);
   // keeping a task for every other idle worker 40.9, for every one 39.5
-  // but 4 nodes' T3L 137 against 129 (docs/results/README.md, "Answers keep
-  // work for the process's idle workers").
+  // but 4 nodes' T3L 137 against 129 (docs/results/journal/
+  // 2026-11-29-answers-keep-work-processs-idle-workers.md).
   static constexpr std::uint32_t kReportingAnswerMax = 4;
   std::uint32_t answer_size(std::size_t queued, std::size_t siblings_public, bool searching, Level level,
                             std::uint32_t requesters = 1, bool reporting = false,
@@ -203,7 +203,7 @@ class PollPlan {
   // them one failed steal and one of the receiver's pops at a time, so an
   // answer of 15 tasks fed its process slowly (simulated nqueens(14, 6) on 4
   // nodes of 2 x 12: 2.1x HVS's in-process steals, 3.4x its failed ones;
-  // docs/results/README.md, "Answers are published where they land").
+  // docs/results/journal/2026-11-28-answers-are-published-where-they-land.md).
   static bool release_answered(std::uint32_t received) noexcept { return received > 0; }
   // The transfers this rank sends, of those plan_push plans from every
   // rank's load as read on the board ([rank]), with this rank's own `load`

@@ -98,7 +98,7 @@ class SpawnDecider {
   // fib's two: with the old count, enough for fib queued thousands of
   // nqueens tasks below every steal, and enough for nqueens starved fib).
   // Measured in the simulator with L two above the old auto value
-  // (docs/results/README.md, "Generations follow the branching"): UTS and
+  // (docs/results/journal/2026-11-28-generations-follow-branching.md): UTS and
   // nqueens 1-9 % faster, fib 5 % wherever processes meet; one node of
   // 2 x 8 unchanged.
   static constexpr std::uint32_t child_levels(std::uint32_t levels, std::uint32_t nth) noexcept {
@@ -124,7 +124,8 @@ class SpawnDecider {
   // the victim releases when it polls, the older half of its deque, and one
   // generation below a stolen task leaves one task there (its sibling runs),
   // after which the victim can offer only its deepest spawns; then two more
-  // for child_levels' steps. Measured (docs/results/README.md), with one
+  // for child_levels' steps. Measured (docs/results/journal/
+  // 2026-11-27-two-generations-between-processes.md), with one
   // generation a child: sized by the run's workers instead, 32 nodes of 8
   // queued 5 generations (simulated UTS T1L speedup 186; 219 with 3); on a
   // real 16-core VM 2 x 8 and 4 x 4 needed 3 (fib(40) 22-34 % faster than
@@ -229,13 +230,10 @@ class SpawnDecider {
   // for one (identical under either step).
   static unsigned widened(unsigned levels) noexcept { return levels >= 2 ? levels + 2 : levels; }
   // Inline spawns between two of bounded's looks at its queue, in one
-  // process. A look is the slow path: about 250 instructions, the cost of 6
-  // inline spawns. A thief does not wait for one: finding nothing public, or
-  // taking the last public task, it raises work_wanted, which the fast path
-  // tests on every spawn. At 64, one-worker fib(35)'s looks were 10 % of its
-  // instructions (callgrind, fib(25): 40.4 a task, 36.4 at 1,024); simulated
-  // fib(30), UTS T3 and nqueens on one node of 16 were no slower at 1,024
-  // (docs/results/README.md, "Bounded looks at its queue less often").
+  // process. A look is the slow path, the cost of several inline spawns. A
+  // thief does not wait for one: finding nothing public, or taking the last
+  // public task, it raises work_wanted, which the fast path tests on every
+  // spawn. So the grant is large (docs/design/spawn-fast-path-and-context.md).
   // Runs across processes poll on the same path: SpawnDriver grants them 256.
   static constexpr std::int64_t kBoundedCredits = 1024;
 
