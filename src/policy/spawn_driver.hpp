@@ -44,9 +44,8 @@ struct SpawnStep {
   // queue_public for one of the --queued-levels generations: publish one
   // task (SplitDeque::publish_one), not half of the private ones as the
   // demand rule's release() does. Half handed thieves a stream of shallow
-  // tasks they did not ask for (simulated nqueens(14) on 32 nodes of 2 x 4,
-  // 5 seeds: 3.33 ms all private, 3.93 half, 3.78 one), and one is all
-  // bpc needs to find its next producer without a failed steal.
+  // tasks they did not ask for, and one is all bpc needs to find its next
+  // producer without a failed steal (docs/design/work-between-processes.md).
   bool publish_one = false;
   // run_inline: the answer stands until a thief asks or the stack is full
   // (SpawnDecider::inline_until_asked), never in a paced run, whose slow
