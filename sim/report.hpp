@@ -1,7 +1,7 @@
 // JSON of a simulation: the machine, the costs and the result, with the
 // caller's `params` (the app's, and the runtime options keyed as in
 // `heist bench --json`: stats::options_json)
-// (the object `heist sim --json` prints; field names are fixed by issue 6:
+// (the object `heist sim --json` prints; its field names are a contract, checked by tests/cli/check_sim_json.py:
 // time_s, result, speedup, efficiency, steals per level, messages).
 #pragma once
 

@@ -4,7 +4,7 @@
 Builds each revision (Release, in a git worktree under --work) and runs the
 same benchmark cases alternately — round r runs every case on A then on B
 (the order flips every round, so neither build always runs on a warmer
-machine) — and prints a Markdown table of median times and the ratio B/A.
+machine; tools/heistbench.py) — and prints a Markdown table of median times and the ratio B/A.
 A ratio is only meaningful inside one run of this script: the machine's
 load changes between runs, and both builds see the same load here.
 
@@ -31,6 +31,8 @@ import shutil
 import statistics
 import subprocess
 import sys
+
+import heistbench
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -86,18 +88,12 @@ def build(rev: str, work: pathlib.Path, jobs: int, mpi: str) -> pathlib.Path:
     return binary
 
 
-def run_case(binary: pathlib.Path, app_args, layout, mpi: str) -> float:
+def case_command(binary: pathlib.Path, app_args, layout, mpi: str):
     ranks, workers = layout
     cmd = [str(binary), "bench", *app_args, "--workers", str(workers), "--json"]
     if ranks is not None:
         cmd = MPIRUN[mpi] + [str(ranks)] + cmd
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    if p.returncode != 0:
-        sys.exit(f"ab_compare: failed ({p.returncode}): {' '.join(cmd)}\n{p.stderr[-2000:]}")
-    report = json.loads(p.stdout.strip().splitlines()[-1])
-    if not report.get("verified"):
-        sys.exit(f"ab_compare: not verified: {' '.join(cmd)}")
-    return float(report["time_s"])
+    return cmd
 
 
 def main() -> int:
@@ -137,14 +133,11 @@ def main() -> int:
         else:
             binaries[s] = build(getattr(args, s), work, args.jobs, mpi[s])
 
-    times = {(c, l, s): [] for c in cases for l in layouts for s in "ab"}
-    for r in range(args.rounds):
-        order = "ab" if r % 2 == 0 else "ba"
-        for c in cases:
-            for l in layouts:
-                for s in order:
-                    times[(c, l, s)].append(run_case(binaries[s], CASES[c], LAYOUTS[l], mpi[s]))
-        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    commands = {(c, l, s): case_command(binaries[s], CASES[c], LAYOUTS[l], mpi[s])
+                for c in cases for l in layouts for s in "ab"}
+    times = heistbench.run_rounds(
+        commands, args.rounds, "ab_compare", timeout=600, echo=False,
+        on_round=lambda r: print(f"round {r + 1}/{args.rounds} done", file=sys.stderr))
 
     names = {s: (getattr(args, f"{s}_build") or getattr(args, s)) + (f" ({mpi[s]})" if mpi[s] else "")
              for s in "ab"}

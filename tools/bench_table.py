@@ -9,8 +9,9 @@ only compared inside one run of this script.
 """
 import argparse
 import json
-import subprocess
 import sys
+
+import heistbench
 
 CASES = [
     ("fib", ["--n", "35", "--cutoff", "0"], "fib(35), every call a task"),
@@ -21,13 +22,7 @@ CASES = [
 
 
 def run(cmd):
-    out = subprocess.run(cmd, check=False, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"failed ({out.returncode}): {' '.join(cmd)}\n{out.stderr}")
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    if not report["verified"]:
-        sys.exit(f"not verified: {' '.join(cmd)}")
-    return report
+    return heistbench.run_json(cmd, "bench_table")
 
 
 def main():

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures issue 15's "Real, many cores" table on a borrowed many-core x86-64
+# Measures the "Real, many cores" table of the scale targets on a borrowed many-core x86-64
 # machine, from a bundle made here by tools/portable_bundle.sh:
 #   tools/portable_bundle.sh build BUNDLE
 #   (on the borrowed machine, as root, in a copy of this repository)

@@ -37,9 +37,10 @@ import math
 import os
 import re
 import shlex
-import subprocess
 import sys
 import tempfile
+
+import heistbench
 
 APPS = ["fib --n 35", "nqueens --n 13", "uts --tree T1"]
 # The project's 2-core VM: `heist bench stealbench` took ~0.37 us for an SWS
@@ -48,14 +49,8 @@ DEFAULT_LATENCY = "self=0.1,socket=0.2"
 
 
 def run_json(cmd, log=None):
-    print("$ " + " ".join(cmd), file=sys.stderr, flush=True)
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if log is not None:
-        log.write(f"$ {' '.join(cmd)}\n{out.stderr}\n")
-        log.flush()
-    if out.returncode != 0:
-        sys.exit(f"sim_validate: {' '.join(cmd)} failed ({out.returncode}): {out.stderr[-3000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    """The JSON report of `cmd`; a bench run must also verify its result."""
+    return heistbench.run_json(cmd, "sim_validate", verified="bench" in cmd, log=log, echo=True, tail=3000)
 
 
 def int_list(text):

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 16's figures in one command: spawn cost and 2-core efficiency.
+"""The spawn-cost and 2-core efficiency figures in one command.
 
 Runs, in interleaved rounds (every variant once a round, the order reversed
 every other round, so no variant always runs on a warmer machine):
@@ -11,8 +11,8 @@ every other round, so no variant always runs on a warmer machine):
   for each UTS tree: the sequential code pinned to core 0, 2 workers, and
   2 ranks x 1 worker.
 
-Every run must verify its result. Prints, as Markdown, the medians of each
-variant and the medians over rounds of the per-round ratios: T1/Tseq,
+Every run must verify its result (tools/heistbench.py runs them). Prints,
+as Markdown, the medians of each variant and the medians over rounds of the per-round ratios: T1/Tseq,
 T1/T2, Lace's shape T1/Tseq, 2 ranks / 2 workers, and Tseq/(2 T) for each
 tree on 2 workers and on 2 ranks. Ratios are meaningful within one run of
 this script only: this machine's speed drifts between runs.
@@ -24,18 +24,8 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
-import sys
 
-
-def run_time(cmd):
-    out = subprocess.run(cmd, capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"spawn_figures: {' '.join(cmd)} failed ({out.returncode}): {out.stderr[-2000:]}")
-    report = json.loads(out.stdout.strip().splitlines()[-1])
-    if not report.get("verified"):
-        sys.exit(f"spawn_figures: {' '.join(cmd)} did not verify its result")
-    return report["time_s"]
+import heistbench
 
 
 def variants(heist, mpirun, fib_n, repeat, trees):
@@ -72,8 +62,7 @@ def figures(times, trees):
     for tree in trees:
         f.append((f"uts {tree}, 2 workers: Tseq/(2 T)", f"uts {tree} seq", f"uts {tree} 2 workers", 2))
         f.append((f"uts {tree}, 2 ranks x 1: Tseq/(2 T)", f"uts {tree} seq", f"uts {tree} 2 ranks x 1", 2))
-    rounds = len(next(iter(times.values())))
-    return [(name, [times[a][r] / (k * times[b][r]) for r in range(rounds)]) for name, a, b, k in f]
+    return [(name, heistbench.round_ratios(times, a, b, k)) for name, a, b, k in f]
 
 
 def main():
@@ -88,11 +77,7 @@ def main():
     args = ap.parse_args()
     heist = os.path.join(args.build, "cli", "heist")
     v = variants(heist, args.mpirun.split(), args.fib_n, args.repeat, args.trees)
-    times = {name: [] for name in v}
-    for r in range(args.rounds):
-        for name in (list(v) if r % 2 == 0 else list(reversed(v))):
-            print("$ " + " ".join(v[name]), file=sys.stderr, flush=True)
-            times[name].append(run_time(v[name]))
+    times = heistbench.run_rounds(v, args.rounds, "spawn_figures")
     figs = figures(times, args.trees)
     print(f"{args.rounds} interleaved rounds; medians\n")
     print("| run | median (s) | range (s) |\n|---|---|---|")

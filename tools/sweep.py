@@ -11,8 +11,9 @@ docs/results/ has the config that made it beside it):
 
   [sweep]
   repeat = 5                 # runs per launch (heist bench --repeat); the CSV keeps the median and all times
-  rounds = 1                 # launches per run, interleaved: every run once per round, so a slow period of a
-                             # shared machine hits them all alike (one CSV row per launch; plots take medians)
+  rounds = 1                 # launches per run, interleaved: every run once per round, the order reversed every
+                             # other round, so a slow period of a shared machine hits them all alike (one CSV
+                             # row per launch; plots take medians)
   timeout = 300              # seconds per command
   output = "docs/results/speedup.csv"
   mpirun = "mpirun --oversubscribe"
@@ -55,6 +56,8 @@ import shlex
 import subprocess
 import sys
 import tomllib
+
+import heistbench
 
 FIELDS = ["label", "name", "series", "app", "app_args", "impl", "workers", "ranks", "policy", "protocol", "variant",
           "nodes", "hosts", "delay_us", "repeat", "round",
@@ -205,16 +208,6 @@ def fill(row, report):
     return row
 
 
-def failure_reason(stderr):
-    """The line of a failed run's stderr that says why: the last one that is
-    not the CLI's usage hint ("(run 'heist --help' ...)") nor mpirun's
-    boilerplate, preferring heist's own "heist..." messages."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
-    lines = [line for line in lines if not line.startswith("(run ") and not set(line) <= set("-=*")]
-    own = [line for line in lines if line.startswith("heist")]
-    return ((own or lines or ["?"])[-1])[-300:]
-
-
 def run_one(run, build, repeat, mpirun, timeout, cluster_name=None):
     cmd = command(run, build, repeat, mpirun, cluster_name or "CLUSTER", timeout)
     row = {k: run[k] for k in KEY if k in run}
@@ -224,13 +217,12 @@ def run_one(run, build, repeat, mpirun, timeout, cluster_name=None):
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return dict(row, verified=False, error=f"timeout after {timeout} s")
-    lines = [line for line in out.stdout.strip().splitlines() if line.startswith("{")]
-    if not lines:
-        return dict(row, verified=False, error=f"exit {out.returncode}: {failure_reason(out.stderr)}")
+    if not any(line.startswith("{") for line in out.stdout.splitlines()):
+        return dict(row, verified=False, error=f"exit {out.returncode}: {heistbench.failure_reason(out.stderr)}")
     try:
-        report = json.loads(lines[-1])
-    except json.JSONDecodeError:
-        return dict(row, verified=False, error=f"exit {out.returncode}: no JSON: {lines[-1][:200]}")
+        report = heistbench.report_of(out.stdout)
+    except ValueError as e:
+        return dict(row, verified=False, error=f"exit {out.returncode}: {e}")
     fill(row, report)
     if out.returncode != 0:
         row["error"] = f"exit {out.returncode}"
@@ -282,9 +274,10 @@ def main():
     # one cluster brought up.
     local = [r for r in runs if r["launcher"] != "cluster"]
     groups = sorted({(r["hosts"], r["delay_us"]) for r in runs if r["launcher"] == "cluster"})
-    todo = [dict(r, round=k) for k in range(rounds) for r in local]
-    todo += [dict(r, round=k) for g in groups for k in range(rounds) for r in runs
-             if r["launcher"] == "cluster" and (r["hosts"], r["delay_us"]) == g]
+    # Within each, the order is reversed every other round (tools/heistbench.py).
+    todo = [dict(r, round=k) for k, r in heistbench.interleaved(local, rounds)]
+    todo += [dict(r, round=k) for g in groups for k, r in heistbench.interleaved(
+        [r for r in runs if r["launcher"] == "cluster" and (r["hosts"], r["delay_us"]) == g], rounds)]
     if args.dry_run:
         last = None
         for r in todo:

@@ -151,8 +151,8 @@ struct ContextAccess;
 // the default bounded, or inline) a spawn of a body that takes a Context
 // runs it inline writing nothing at all: a test of the level against the
 // slow path's limit, a test of the thieves' flag, the call, and a test for
-// a frame to close (docs/results, "A store-free path for a body's
-// Context"). Lace passes its worker the same way. Such spawns are not
+// a frame to close (docs/design/spawn-fast-path-and-context.md). Lace
+// passes its worker the same way. Such spawns are not
 // counted in tasks_created and tasks_inlined (RunStats::uncounted_grants
 // says when some were not; --count-context-spawns on counts them, on the
 // counted path).
@@ -382,7 +382,7 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
   // Each test expected true on its own: with [[likely]] on the whole
   // condition GCC 12 laid the inline path out of line, behind a taken
   // branch, and made the call of the slow path the fall-through (one
-  // instruction a task more; docs/results, "The inline path falls through").
+  // instruction a task more; docs/design/spawn-fast-path-and-context.md).
   if (__builtin_expect(w->room < 0, 1) && __builtin_expect(!w->work_wanted.load(std::memory_order_relaxed), 1)) {
     ++w->room;
     return w;
@@ -396,7 +396,7 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 // not counted up and down: a read-modify-write of above_frame on entry and
 // another on exit made one chain through memory, two store-to-load
 // forwardings a task, and that chain set the pace of fine-grained
-// recursion (docs/results, "The level saved, not counted"). Under
+// recursion (docs/design/spawn-fast-path-and-context.md). Under
 // work-first the task may end on another worker (a thief took its
 // continuation), so the level is closed on the worker read afresh; its
 // above_frame is the stack's (a stack switch swaps it in), and the task
@@ -406,8 +406,9 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 // child ends one level above it): inline_child_done then waits for the
 // spawner's queued children if the child threw, before the exception
 // unwinds the spawner's locals, which their outputs may point into. (A
-// try/catch around the call did the same, and cost fib 7-31 %: GCC no
-// longer unrolled the bodies through the inline path.)
+// try/catch around the call would do the same, but GCC then no longer
+// unrolls the bodies through the inline path:
+// docs/design/spawn-fast-path-and-context.md.)
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
   struct Level {
@@ -543,8 +544,8 @@ HEIST_INLINE void spawn_at_counted(Context ctx, const Task<Body>& task, const In
   spawn_slow(task.id(), in, out, join);
 }
 // The same out of line, for a spawner on the store-free path: it then keeps
-// only what that path needs in registers (fib(35) with a Context, 1
-// worker: 3.3 x the sequential time, 4.2 with both paths inline). A small
+// only what that path needs in registers: with both paths inline the
+// spawner lost them (docs/design/spawn-fast-path-and-context.md). A small
 // input travels by value: by reference it was stored to the stack before
 // every spawn's test.
 template <auto Body, class In, class Out>
@@ -617,8 +618,8 @@ Task<Body> register_task(const char* name, Migration migration = Migration::any)
 // A value task (`R f(In)`) spawned so writes its returned value to `*out`;
 // null discards it. The task is taken by reference, as by async below: only
 // the slow path reads its id. Taken by value, the registered id was loaded
-// before the inline test on every spawn (callgrind, fib(25): 2 % of the
-// run's instructions).
+// before the inline test on every spawn, though only the slow path needs
+// it (docs/design/spawn-fast-path-and-context.md).
 template <auto Body>
   requires(!std::is_void_v<typename Task<Body>::Out>)
 HEIST_INLINE void spawn(const Task<Body>& task, const typename Task<Body>::In& in, typename Task<Body>::Out* out) {
@@ -872,15 +873,16 @@ HEIST_INLINE void wait() {
 // the innermost frame is at its level (above_frame is 0 then). The first
 // test reads the Context's worker, with no TLS load, and where the last
 // thing before the wait was a store-free spawn, whose close test read the
-// same word against the same level, the compiler drops it too (fib(35)
-// with a Context, 1 worker: 0.78 x the time of the TLS load's test). It
+// same word against the same level, the compiler drops it too
+// (docs/design/spawn-fast-path-and-context.md). It
 // passes only for a body with a frame, or where the Context carries
 // roaming_worker (INT_MAX: a body that may have changed worker); the
 // frame's test follows on the worker read afresh, the rest out of line
 // (with more code inline GCC stopped unrolling fib's bodies). No
-// expectation on the first test: marked unlikely, it cost Lace's shape
-// under work-first (every Context roaming) 9-24 %, unmarked 2-5 %, with
-// the same gain where the worker is the Context's.
+// expectation on the first test: marked unlikely it sends every roaming
+// wait (work-first) through a taken branch, and unmarked it gains as much
+// where the worker is the Context's
+// (docs/design/spawn-fast-path-and-context.md).
 HEIST_INLINE void wait(Context ctx) {
   detail::check_context_call(ctx, "heist::wait(ctx)");
   if (detail::ContextAccess::worker(ctx)->frame_level >= ctx.level()) {

@@ -2,9 +2,9 @@
 // processes (the spawn slow path's poll check and credits, the poll between
 // tasks). It is read once every few dozen inline spawns of a few
 // nanoseconds, so its own cost is work: steady_clock (clock_gettime through
-// the vDSO) costs 28 ns on the 2-core VM's kvm-clock and orders the
-// time-stamp counter read with a fence; the bare counter costs 11.5 ns and
-// does not wait for the instructions before it. Where the processor says
+// the vDSO) orders the time-stamp counter read with a fence and costs
+// several times the bare counter, which does not wait for the instructions
+// before it (docs/design/paced-grants.md). Where the processor says
 // its counter is invariant (CPUID 0x80000007, EDX bit 8: constant rate,
 // runs in every C-state) now_ns() is the counter scaled by a rate measured
 // once per process against steady_clock (calibrate(), ~1 ms, the first time

@@ -7,8 +7,8 @@
 // A task a waiter takes runs nested on its stack, above the waiting frame,
 // and that frame cannot resume before the task ends, however early its own
 // children complete. Between processes this buried the frames on the
-// critical path: simulated fib(30) on 4 nodes of 2 x 4 cores, one waiting
-// frame resumed 7.4 ms after its count drained in a 10.8 ms run.
+// critical path: in simulated fine-grained runs a waiting frame resumed
+// long after its count drained (docs/design/search-and-backoff.md).
 //
 // Under the floor, a worker waiting for the joined children of a task at
 // depth d (TaskHeader::depth; the root task 0):
@@ -23,12 +23,10 @@
 //    (every task there is deeper than a root), and the chunks of other
 //    processes' oldest, largest subtrees are for its process's idle
 //    workers to fetch. A process of one worker has nobody else: there the
-//    waiter still goes (2 ranks x 1 on the 2-core VM, interleaved rounds:
-//    without this exception fib(35) took 24-29 % longer, nqueens(13) 19 %;
-//    its waiters idled while the other rank held their children).
-// Simulated, seeds 1-5, medians (docs/results: "Waiters take only deeper
-// tasks"): fib(30) on HotSLAW's 32 nodes of 2 x 4 cores 8.24 ms -> 2.92,
-// on 16 nodes of 2 x 12 6.66 -> 1.24; nqueens between -10 % and +7 %.
+//    waiter still goes (without this exception its waiters idled while
+//    the other rank held their children).
+// What the floor won and cost, and the exception's figures:
+// docs/design/search-and-backoff.md.
 //
 // Never restricted: its own deque, what other processes send it (a
 // success-only answer, a push, a completion), the process's own unclaimed
@@ -73,7 +71,7 @@ constexpr bool wait_suspends(SuspendWaits mode, bool steals_continuations) noexc
 // whose workers all wait, each helping on top of its waiting frame, has
 // nobody left who may fetch work from another process, and frames whose
 // children drained stay buried under the tasks they help with
-// (docs/results, "Where fib's waits go at 256 cores"). In one process the
+// (docs/results/journal/2026-11-29-where-fibs-waits-go-256-cores.md). In one process the
 // helping waits cost less than the fibers (fib(35), 1 worker: 3 %).
 constexpr SuspendWaits resolve_suspend_waits(SuspendWaits mode, bool spans_processes, bool fibers_allowed) noexcept {
   return mode == SuspendWaits::on || (spans_processes && fibers_allowed) ? SuspendWaits::on : SuspendWaits::automatic;

@@ -64,12 +64,8 @@ constexpr bool answer_words_at_once(int lowest, int highest) noexcept {
 // every other rank at once, so the answers to all of them together stay
 // near kAnswerBudgetTasks: 128 / (ranks - 1) tasks each, at least
 // kAnswerMinTasks. Large answers pay a round trip for many tasks where
-// few ranks ask (3 TCP hosts of 1 worker, UTS T3, answers of up to 8
-// tasks against the area's: 0.67 against 0.45 s; 4 simulated nodes of
-// 2 x 12, T3L: 171 against 154 ms); where many ask, they oversupply the
-// thief process, which passes the surplus on (16 simulated nodes: T3L
-// 91.6 ms with the area's, 78.8 with 8; docs/results/README.md, "Success-only
-// answers in one round trip").
+// few ranks ask; where many ask, they oversupply the thief process, which
+// passes the surplus on (docs/design/work-between-processes.md).
 inline constexpr std::uint32_t kAnswerBudgetTasks = 128;
 inline constexpr std::uint32_t kAnswerMinTasks = 8;
 constexpr std::uint32_t answer_max_auto(std::size_t ranks) noexcept {

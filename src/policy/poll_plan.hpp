@@ -139,19 +139,17 @@ class PollPlan {
   static bool publish_at_push(std::uint32_t load, std::uint32_t published) noexcept { return load != published; }
   // Tasks answering a request of a rank at `level`, from what the process
   // can spare: the polling worker's `queued` tasks and its siblings'
-  // `siblings_public` ones (a request is for the process, so an answer
-  // sized from one worker's deque alone sent 1.8 tasks on average where
-  // the process held dozens; 16 simulated nodes of 2 x 12 cores: T3L
-  // 0.308 -> 0.269 s, nqueens 8.69 -> 7.56 ms). A searching worker keeps
+  // `siblings_public` ones (a request is for the process: an answer sized
+  // from one worker's deque alone sent a task or two where the process held
+  // dozens; docs/design/work-between-processes.md). A searching worker keeps
   // one: without that, the tasks an idle process's own request just
   // brought are passed on to the next requester before anyone runs them,
   // and at the end of a run, with every rank idle and asking, the last
   // tasks travel from rank to rank forever (the simulator found this
   // livelock; docs/simulator.md). The `requesters` waiting in this round
   // share the process's half (ChunkPolicy::take): answered a half each, one
-  // after the other, 64 simulated nodes' requests emptied their victims,
-  // which then asked in turn (UTS T3L: 3.5 M tasks changed process, 0.88 M
-  // with HVS).
+  // after the other, many requests emptied their victims, which then asked
+  // in turn.
   //
   // `reporting`: the polling worker's deque holds tasks that report back by
   // themselves (task::reports_back: joined, or with an output or handle).
@@ -159,21 +157,15 @@ class PollPlan {
   // away leaves a frame of this process waiting for a completion from
   // another one, and a waiting worker takes nothing from other processes
   // (--waiter-steals auto). Escaping tasks (UTS) report in bulk and keep
-  // the larger answers, which they need (16 simulated nodes of 2 x 12,
-  // UTS T3L with answers of at most 4: 66.1 -> 73.0 ms); fib(30) and
-  // nqueens(14, 6) went faster with 4 at 4, 16 and 64 nodes
-  // (docs/results/README.md, "Answers of tasks that report back").
+  // the larger answers, which they need (docs/design/work-between-processes.md).
   //
   // `idle`: workers of this process looking for work (Scheduler::
   // searching_workers, a hint). Half as many tasks as they are stay home:
   // a task one of them takes costs an in-process steal, one sent away a
   // round trip and the wait for the victim's poll, and the idle worker here
-  // then asks another process in turn. Answered from the whole spare, 64
-  // simulated nodes of 2 x 12 forwarded 28 % of the tasks they served
-  // (they had come in an answer) and UTS T3L took 58.1 ms (HVS 40.7);
-  // keeping a task for every other idle worker 40.9, for every one 39.5
-  // but 4 nodes' T3L 137 against 129 (docs/results/README.md, "Answers keep
-  // work for the process's idle workers").
+  // then asks another process in turn. Answered from the whole spare, many
+  // nodes forwarded tasks they had just been sent; keeping one for every
+  // idle worker cost small machines (docs/design/work-between-processes.md).
   static constexpr std::uint32_t kReportingAnswerMax = 4;
   std::uint32_t answer_size(std::size_t queued, std::size_t siblings_public, bool searching, Level level,
                             std::uint32_t requesters = 1, bool reporting = false,
@@ -200,10 +192,8 @@ class PollPlan {
   // into its deque: publish the older half of its private tasks at once
   // (SplitDeque::release)? Its process asked because workers of it were
   // idle, and they take only public tasks; kept private, an answer reached
-  // them one failed steal and one of the receiver's pops at a time, so an
-  // answer of 15 tasks fed its process slowly (simulated nqueens(14, 6) on 4
-  // nodes of 2 x 12: 2.1x HVS's in-process steals, 3.4x its failed ones;
-  // docs/results/README.md, "Answers are published where they land").
+  // them one failed steal and one of the receiver's pops at a time, so a
+  // large answer fed its process slowly (docs/design/work-between-processes.md).
   static bool release_answered(std::uint32_t received) noexcept { return received > 0; }
   // The transfers this rank sends, of those plan_push plans from every
   // rank's load as read on the board ([rank]), with this rank's own `load`
@@ -229,8 +219,8 @@ class PollPlan {
   // released now, as a failed steal inside the process is: what the deque
   // holds may be the deepest, smallest tasks, while the work is in inline
   // frames, which only the spawn decision (SpawnStep::reroot) can reach.
-  // Releasing alone, 2 ranks x 1 worker on UTS T1L fed the thief ~48,000
-  // tiny tasks (4.49 s; 3.69 s with the spawn told, 2-core VM).
+  // Releasing alone fed a remote thief of UTS T1L tens of thousands of tiny
+  // tasks (docs/design/work-between-processes.md).
   static DryStep on_dry(bool asked, std::size_t queued) noexcept { return {queued >= 1, asked}; }
   // Tasks to offer: the older half of the deque, within the queue's room and the SWS cap.
   std::uint32_t offer(std::uint32_t room, std::size_t queued) const noexcept {

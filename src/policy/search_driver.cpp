@@ -60,10 +60,10 @@ void SearchDriver::on_result(const SearchStep& step, std::uint32_t taken) {
   victims_->on_result(step.choice, taken);
   if (taken > 0) failed_in_sweep_ = 0;
   // A victim that had tasks to spare likely has more (the siblings of those
-  // taken): the next search tries it first, once. Simulated, nodes of
-  // 2 x 12 and HotSLAW's 32 x 2 x 4 (docs/results/README.md, "The last
-  // victim first"): UTS T3L 8-22 % faster, T2L 4 %, T1L 3 %; nqueens up to
-  // 8 % slower.
+  // taken): the next search tries it first, once. It wins most where a
+  // steal brings one task of a binomial tree (UTS T3L), and costs an
+  // attempt where victims rarely hold a second task (nqueens):
+  // docs/design/search-and-backoff.md.
   if (taken > 0 && (step.kind == SearchStep::Kind::steal_here || step.kind == SearchStep::Kind::steal_rank))
     retry_ = step;
   if (log_ != nullptr) log_->entries.emplace_back(ResultRecord{step, taken});

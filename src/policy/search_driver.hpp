@@ -52,11 +52,10 @@ class SearchDriver {
  public:
   // While waiting (a process's first worker in Runtime::root/pool, or any
   // worker below a task) a worker backs off more gently than an idle one:
-  // what it waits for may complete any moment. It yields 64 times (tens of
-  // microseconds) before its first sleep, since a sleep costs Linux's 50 us
-  // timer slack on top: with 8 yields, waits for children stolen by other
-  // ranks slept through most completions (simulated fib(30) on 2 ranks x 8:
-  // 7.4 ms, 2.1 ms with 64; measured on 2 ranks x 1 here: fib(35) -14 %).
+  // what it waits for may complete any moment. It yields 64 times before
+  // its first sleep, since a sleep costs the kernel's timer slack on top:
+  // with fewer yields, waits for children stolen by other ranks slept
+  // through most completions (docs/design/search-and-backoff.md).
   static constexpr platform::BackoffLimits kWaitBackoff{6, 64, 2, 100};
   static constexpr platform::BackoffLimits kIdleBackoff{6, 4, 5, 500};
 
@@ -76,18 +75,15 @@ class SearchDriver {
   // (its answer lands in the process's mailbox, and only a poll takes it).
   // Then every failed iteration polls: polled every max(1, workers - 1)
   // failures, an answer on a node of 8 workers waited out up to 7 in-node
-  // attempts of 2-3.8 us (simulated fib(30) on HotSLAW's 32 x 2 x 4 cores,
-  // success-only, seeds 1-9: 1.787 -> 1.210 ms; docs/results "Success-only
-  // thieves poll for their answers"). The other searchers of the process
-  // keep their rounds: all of them polling cost UTS T3L 5-9 %.
+  // attempts. The other searchers of the process keep their rounds: all of
+  // them polling cost more than it gained (docs/design/search-and-backoff.md).
   bool failed(bool remote_ok, bool answer_awaited);
   // An iteration took nothing: true when the back-off advances now — one
   // sweep of the victims (VictimPolicy::sweep) failed since the last
   // success or advance. Advanced after every failed attempt, the back-off
-  // slept 500 us between attempts after one empty sweep, so when one worker
-  // of sixteen held every public task each thief found it once per ~15
-  // sleeps (simulated UTS T3 on 2 x 8 cores: 900 public tasks on one deque,
-  // one worker busy for 16 ms).
+  // reached its longest sleep between attempts after one empty sweep, so
+  // when one worker of sixteen held every public task each thief found it
+  // once per many sleeps (docs/design/search-and-backoff.md).
   bool backs_off();
   // After a request step: the rank to ask (see VictimPolicy::next_rank).
   std::optional<int> next_rank(platform::Rng& rng, std::span<const std::uint32_t> advertised);

@@ -44,9 +44,8 @@ struct SpawnStep {
   // queue_public for one of the --queued-levels generations: publish one
   // task (SplitDeque::publish_one), not half of the private ones as the
   // demand rule's release() does. Half handed thieves a stream of shallow
-  // tasks they did not ask for (simulated nqueens(14) on 32 nodes of 2 x 4,
-  // 5 seeds: 3.33 ms all private, 3.93 half, 3.78 one), and one is all
-  // bpc needs to find its next producer without a failed steal.
+  // tasks they did not ask for, and one is all bpc needs to find its next
+  // producer without a failed steal (docs/design/work-between-processes.md).
   bool publish_one = false;
   // run_inline: the answer stands until a thief asks or the stack is full
   // (SpawnDecider::inline_until_asked), never in a paced run, whose slow
@@ -78,8 +77,9 @@ class SpawnDriver {
   // After a queued task (countdown: tasks left until the next counted poll,
   // already decremented for this one): poll every --poll-interval tasks, or
   // sooner once the poll period has passed. Counting alone, a rank running
-  // 6 ms tasks polled every 192 ms: other ranks' requests, its mailbox and
-  // its load on the push board all waited that long.
+  // long tasks polled only every --poll-interval of them: other ranks'
+  // requests, its mailbox and its load on the push board all waited that
+  // long (docs/design/paced-grants.md).
   bool poll_after_task(int countdown, double since_last_poll_ns) const noexcept {
     return countdown <= 0 || poll_due(since_last_poll_ns);
   }
@@ -111,15 +111,9 @@ class SpawnDriver {
   // Paced runs: bounded's looks at its queue are also where it polls, so
   // past 256 credits its grants grow only while a grant's worth of inline
   // spawns, at the pace the worker's count says they ran since the last
-  // grant, takes under an eighth of the poll period (2.5 us by default):
-  // fib's 2.5 ns spawns, not nqueens' or UTS's. Simulated on 32 nodes of
-  // 2 x 4, a flat 256 against the 64 of before: fib(30) level (45 seeds:
-  // 1.015 x the time, standard error 5 %), nqueens(14, 6) 1 % slower (5
-  // seeds), UTS level; a flat 1,024 made nqueens 5 % slower (its looks 15
-  // us apart). Real fib(35) on 2 ranks x 1: 0.85 x the time at 64, and
-  // 0.97 x a flat 256's past it by time, the simulated UTS and nqueens
-  // runs unchanged (docs/results/README.md, "Bounded looks at its queue
-  // less often", "Paced grants grow past 256 by time").
+  // grant, takes under an eighth of the poll period: the finest spawns
+  // (fib's), not nqueens' or UTS's, whose runs the rule leaves unchanged.
+  // Why 256, and why by time: docs/design/paced-grants.md.
   static constexpr std::int64_t kPolledBoundedCredits = 256;
   // The next grant of a paced run, at most `wanted`; past `soft_cap` it
   // grows only while that many inline spawns take under an eighth of the

@@ -97,10 +97,7 @@ class SpawnDecider {
   // child exposed b + b^2 + ... + b^L (nqueens' ten children a node against
   // fib's two: with the old count, enough for fib queued thousands of
   // nqueens tasks below every steal, and enough for nqueens starved fib).
-  // Measured in the simulator with L two above the old auto value
-  // (docs/results/README.md, "Generations follow the branching"): UTS and
-  // nqueens 1-9 % faster, fib 5 % wherever processes meet; one node of
-  // 2 x 8 unchanged.
+  // Measured in the simulator: docs/design/work-between-processes.md.
   static constexpr std::uint32_t child_levels(std::uint32_t levels, std::uint32_t nth) noexcept {
     return levels + static_cast<std::uint32_t>(std::bit_width(nth));
   }
@@ -109,9 +106,9 @@ class SpawnDecider {
   // (no thief), then one more generation for every factor of 4, and two
   // more from 4 workers on for the bit_width steps of child_levels: 1 level
   // for 2-3, 4 for 4-15, 5 for 16-63, 7 for 256, 9 for 4,096. Two workers
-  // need the level: without it UTS T1L's thief took ~500,000 tasks of ~140
-  // nodes from the deepest inline frame, one at a time (2-core VM: 4.65 s,
-  // 3.93 s with it; the fair 2-core ideal 3.77 s). One level is the same
+  // need the level: without it UTS T1L's thief took hundreds of thousands
+  // of small tasks from the deepest inline frame, one at a time
+  // (docs/design/work-between-processes.md). One level is the same
   // under either step (every child of a stolen task is queued, none below).
   static unsigned auto_queued_levels(int workers) noexcept { return widened(generations(workers)); }
   // --queued-levels auto in a run of `processes` processes of
@@ -124,12 +121,9 @@ class SpawnDecider {
   // the victim releases when it polls, the older half of its deque, and one
   // generation below a stolen task leaves one task there (its sibling runs),
   // after which the victim can offer only its deepest spawns; then two more
-  // for child_levels' steps. Measured (docs/results/README.md), with one
-  // generation a child: sized by the run's workers instead, 32 nodes of 8
-  // queued 5 generations (simulated UTS T1L speedup 186; 219 with 3); on a
-  // real 16-core VM 2 x 8 and 4 x 4 needed 3 (fib(40) 22-34 % faster than
-  // with 2); 2 ranks x 1 with 5 us between them ran fib(35) in 0.143 s with
-  // 1 generation, 0.086 s with 2.
+  // for child_levels' steps. Sized by the run's workers instead, large
+  // machines queued too many generations and small ones too few
+  // (docs/design/work-between-processes.md).
   static unsigned auto_queued_levels(int process_workers, int processes) noexcept {
     if (processes <= 1) return auto_queued_levels(process_workers);
     return widened(std::max({generations(process_workers) + 1, generations(processes), 2u}));
@@ -229,13 +223,10 @@ class SpawnDecider {
   // for one (identical under either step).
   static unsigned widened(unsigned levels) noexcept { return levels >= 2 ? levels + 2 : levels; }
   // Inline spawns between two of bounded's looks at its queue, in one
-  // process. A look is the slow path: about 250 instructions, the cost of 6
-  // inline spawns. A thief does not wait for one: finding nothing public, or
-  // taking the last public task, it raises work_wanted, which the fast path
-  // tests on every spawn. At 64, one-worker fib(35)'s looks were 10 % of its
-  // instructions (callgrind, fib(25): 40.4 a task, 36.4 at 1,024); simulated
-  // fib(30), UTS T3 and nqueens on one node of 16 were no slower at 1,024
-  // (docs/results/README.md, "Bounded looks at its queue less often").
+  // process. A look is the slow path, the cost of several inline spawns. A
+  // thief does not wait for one: finding nothing public, or taking the last
+  // public task, it raises work_wanted, which the fast path tests on every
+  // spawn. So the grant is large (docs/design/spawn-fast-path-and-context.md).
   // Runs across processes poll on the same path: SpawnDriver grants them 256.
   static constexpr std::int64_t kBoundedCredits = 1024;
 

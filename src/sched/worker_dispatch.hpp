@@ -102,8 +102,8 @@ class Dispatcher {
   // Between processes a thief of another rank cannot raise work_wanted: it is
   // heard only when this worker polls, which inline spawns never do; the
   // spawn driver says when the slow path polls, and paces inline credits.
-  // Both read pace_clock_ (the time-stamp counter where it is invariant:
-  // 11.5 ns a read against steady_clock's 28 on the VM), in its own base.
+  // Both read pace_clock_ (the time-stamp counter where it is invariant,
+  // cheaper than steady_clock: docs/design/paced-grants.md), in its own base.
   platform::PaceClock pace_clock_;
   std::int64_t last_poll_ns_ = 0;  // pace_clock_ time
   // Statistics (WorkerStats::time_*).

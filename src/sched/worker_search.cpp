@@ -183,8 +183,8 @@ void Dispatcher::poll_remote() {
   poll_countdown_ = poll_interval_;
   last_poll_ns_ = pace_clock_.now_ns();
   if (!owner().remote_->region_active()) return;
-  // Timed on the pace clock, whose reading the poll needs anyway: two
-  // steady_clock reads a poll were 0.3 % of a 2-rank UTS run (vDSO).
+  // Timed on the pace clock, whose reading the poll needs anyway: no
+  // steady_clock read of its own (docs/design/paced-grants.md).
   owner().remote_->poll(owner());
   comm_ns_ += pace_clock_.now_ns() - last_poll_ns_;
   if (!owner().joins_.reports().empty()) owner().exec_.send_reports();

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs `heist sim ... --json` and checks its contract (docs/simulator.md):
-the last stdout line is one JSON object with the fields issue 6 names, the
+the last stdout line is one JSON object with the fields docs/simulator.md names, the
 task count is the one expected, and the steal counters add up.
 
   check_sim_json.py [--expect-result N] [--expect-workers W] [--expect-costs-source S]

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""The simulator runs the runtime's policy code, not a copy of it (issue 6):
+"""The simulator runs the runtime's policy code, not a copy of it:
 every heist::policy symbol the simulator library references is left
 undefined there and is defined (strongly) in the heist runtime library, and
 the simulator library defines no heist::policy symbol of its own (inline
 functions of the shared headers, emitted weak, are the same code and allowed).
 
-The scheduling drivers (issue 14) are checked by name: each out-of-line
+The scheduling drivers (src/policy/*_driver) are checked by name: each out-of-line
 entry point of SpawnDriver and SearchDriver below (SpawnDriver::decide is
 inline, for the spawn path's sake; it calls paced()) must be referenced by the simulator
 library and by the runtime's scheduler objects (an object of libheist other

@@ -477,7 +477,7 @@ TEST(SimBusyProfile, SuspendedWaitsAcrossProcesses) {
   for (const double s : one.busy_profile.suspended) EXPECT_EQ(s, 0.0);
 }
 
-// Issue 15, matmul's shape: one producer on rank 0 spawns 400 tasks of 6 ms,
+// The two-rank matmul target's shape: one producer on rank 0 spawns 400 tasks of 6 ms,
 // 2 ranks of 1 worker (2 nodes). Balanced, each rank runs about half of
 // them, so the makespan is near 401 x 6 ms / 2; within 10 % of it no rank
 // ran more than 55 % (a 267/133 split, which both balancings gave when the

@@ -1,4 +1,4 @@
-// policy::SpawnDriver and policy::SearchDriver (issue 14): the decisions the
+// policy::SpawnDriver and policy::SearchDriver: the decisions the
 // runtime and the simulator share — where a victim step goes, when a poll
 // round is due, success-only requests without knowing the policy's type,
 // inline-credit pacing, the policy that decides a spawn, and the last
@@ -291,7 +291,7 @@ TEST(SpawnDriver, PacedGrantsGrowPast256OnlyForSpawnsThatRunFast) {
   EXPECT_EQ(run(coarse, 35, all, 20), 256);  // 256 in 9 us, under half the period: as far as 35 ns spawns go
 }
 
-// Issue 15: a loop spawning 6 ms tasks with a 20 us poll period. Every grant
+// matmul's shape: a loop spawning 6 ms tasks with a 20 us poll period. Every grant
 // comes long after the last one, so no credit is granted: each spawn takes
 // the slow path, which polls (a credit would run the next 6 ms task inline
 // unpolled, and with one task queued per two spawns the loop kept two of

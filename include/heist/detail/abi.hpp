@@ -210,8 +210,7 @@ void inline_child_done(int child_level);
 // The same for a task whose level the worker holds (the plain inline path):
 // no argument, which keeps that path's code small at every spawn (with the
 // level computed for an argument, GCC stopped unrolling other recursive
-// bodies of the same file: fib's two-spawn Context body, 23 % more
-// instructions).
+// bodies of the same file; docs/design/spawn-fast-path-and-context.md).
 void inline_child_done();
 // Called from the handler of an async that ran inline and threw: records
 // the exception for the finish that governs the async (the async call
