@@ -25,8 +25,8 @@ int run_cutoff = 0;
 // fib_sequential without one. Without it, -O3 leaves every self-call a
 // call: a body with a spawn's slow paths is over GCC's size limit for
 // functions not declared inline (max-inline-insns-auto). See
-// docs/programming.md, "Fine-grained tasks", and docs/results, "Task bodies
-// declared inline".
+// docs/programming.md, "Fine-grained tasks", and
+// docs/results/journal/2026-12-02-task-bodies-declared-inline.md.
 
 inline void fib_body(const int& n, std::uint64_t* out);
 const auto fib_task = heist::register_task<fib_body>("apps.fib");
