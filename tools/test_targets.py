@@ -12,6 +12,8 @@ what it links to, e.g. libheist.so). A test whose command names no path of
 the tree builds nothing. Needs a configured Ninja tree (ninja -t targets)
 whose tests need no build to be listed (GoogleTest binaries registered one
 test each, HEIST_TEST_PER_CASE=OFF, or discovered ones already built).
+Commands are read from ctest and from the CTestTestfile.cmake files, which
+name a test's binary before it exists.
 """
 import json
 import os
@@ -26,13 +28,24 @@ def buildable(build):
     return {line.rsplit(": ", 1)[0] for line in out.splitlines() if ": " in line}
 
 
-def named_paths(build, test):
-    """Paths under BUILD that the test's command and working directory name."""
+def commands(build):
+    """Each test's command words and working directory, from the CTestTestfile.cmake
+    files (ctest --show-only omits the command of a test whose binary is not built yet)."""
+    words = {}
+    for directory, _, files in os.walk(build):
+        if "CTestTestfile.cmake" not in files:
+            continue
+        with open(os.path.join(directory, "CTestTestfile.cmake"), encoding="utf-8") as listing:
+            for line in listing:
+                m = re.match(r"(add_test|set_tests_properties)\(\[=\[(.*?)\]=\](.*)", line)
+                if m:
+                    words.setdefault(m.group(2), []).extend(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(3)))
+    return words
+
+
+def named_paths(build, words):
+    """Paths under BUILD that a test's words name."""
     root = os.path.realpath(build) + os.sep
-    words = list(test.get("command") or [])
-    for prop in test.get("properties", []):
-        if prop["name"] == "WORKING_DIRECTORY":
-            words.append(prop["value"])
     for word in words:
         for token in re.split(r"[\s'\";:=]+", word):
             path = os.path.realpath(token) if token.startswith("/") else None
@@ -49,8 +62,13 @@ def main():
     tests = json.loads(listing)["tests"]
     if not tests:
         sys.exit(f"test_targets: no test in {build} matches {' '.join(ctest_args)}")
-    known = buildable(build)
-    wanted = sorted({path for test in tests for path in named_paths(build, test) if path in known})
+    known, words = buildable(build), commands(build)
+    wanted = set()
+    for test in tests:
+        named = list(words.get(test["name"], [])) + list(test.get("command") or [])
+        named += [p["value"] for p in test.get("properties", []) if p["name"] == "WORKING_DIRECTORY"]
+        wanted |= {path for path in named_paths(build, named) if path in known}
+    wanted = sorted(wanted)
     print("\n".join(wanted))
 
 
