@@ -237,8 +237,9 @@ void inline_child_done(int child_level) {
   // Helps in place and never suspends, even under continuation stealing:
   // run_inline closes the level on the worker it read before this call, so
   // the task must end on that worker (suspending could resume it on
-  // another). Closing the level on the worker read afresh instead slowed
-  // every inline spawn (fib 10 % on one worker: the fast path's code layout).
+  // another). Closing the level on the worker read afresh instead slows
+  // every inline spawn through the fast path's code layout
+  // (docs/design/spawn-fast-path-and-context.md).
   sched::Worker* w = sched::Worker::current();
   std::exception_ptr failure = w->inline_child_done(child_level);
   // A joined child of the task failed: the task fails with it, raised in

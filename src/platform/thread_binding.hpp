@@ -5,8 +5,7 @@
 // else the OS numbering of sched_getaffinity), so that the cache groups,
 // NUMA domains and sockets the thieves use are where the threads really run.
 // An unbound run lets the OS place threads, and it may keep two workers on
-// one PU for a while (2-core VM: nqueens(13) with 2 workers took 0.08-0.09 s
-// in 3 runs of 10, against 0.05-0.06 s; bound, never).
+// one PU for a while, which a bound run never does.
 #pragma once
 
 #include <sched.h>

@@ -71,8 +71,8 @@ constexpr bool wait_suspends(SuspendWaits mode, bool steals_continuations) noexc
 // whose workers all wait, each helping on top of its waiting frame, has
 // nobody left who may fetch work from another process, and frames whose
 // children drained stay buried under the tasks they help with
-// (docs/results/journal/2026-11-29-where-fibs-waits-go-256-cores.md). In one process the
-// helping waits cost less than the fibers (fib(35), 1 worker: 3 %).
+// (docs/results/journal/2026-11-29-where-fibs-waits-go-256-cores.md). In one process
+// helping waits cost less than fiber switches, so they stay the default there.
 constexpr SuspendWaits resolve_suspend_waits(SuspendWaits mode, bool spans_processes, bool fibers_allowed) noexcept {
   return mode == SuspendWaits::on || (spans_processes && fibers_allowed) ? SuspendWaits::on : SuspendWaits::automatic;
 }

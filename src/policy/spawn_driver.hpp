@@ -85,8 +85,9 @@ class SpawnDriver {
   }
 
   // Inline: the runtime's spawn slow path runs it once per queued task or
-  // credit grant (millions of times a second); GCC left it out of line
-  // once the slow path itself was inlined (38 instructions a queued spawn).
+  // credit grant; GCC leaves it out of line once the slow path itself is
+  // inlined, a call on every queued spawn
+  // (docs/design/spawn-fast-path-and-context.md).
   [[gnu::always_inline]] SpawnStep decide(SpawnPolicy kind, const SpawnFacts& facts, bool paced_run, double now_ns) {
     SpawnStep step{decider_.decide(kind, facts), 0, false, false, false, false};
     step.release = step.action == SpawnAction::run_inline && facts.thief_asked && facts.queued > facts.public_tasks;

@@ -108,8 +108,7 @@ Worker& Worker::await_by_suspending(detail::FinishScope& scope) {
   if (!steals_continuations(policy_here())) {
     // A help-first wait's children are mostly on top of its own deque: run
     // them here; a fiber switch each way for every wait costs more than it
-    // saves (simulated fib(30) on HotSLAW's 256 cores, seeds 1-9: 2.32 ms
-    // suspending at once against 1.60 ms with the own tasks first).
+    // saves (docs/results/journal/2026-11-29-where-fibs-waits-go-256-cores.md).
     w = &joins_.run_own_first(scope);
     if (scope.drained_for_owner() || !w->conts_->can_suspend()) return *w;
   }

@@ -101,9 +101,8 @@ class WorkerQueue {
   std::vector<std::byte> overflow_;  // slots that did not fit this deque (stride bytes each): stolen, delivered or released
   // take_oldest found no task in the deque that may leave the process when
   // the deque's migratable_pushed() was this: until it changes, none can be
-  // there. (A deque of local-only tasks used to be claimed and re-pushed a
-  // whole offer at every poll: spantree on 2 ranks, 300,000 vertices, 44 s
-  // against 0.05 s for 100,000.)
+  // there. (Otherwise a deque of local-only tasks is claimed and re-pushed
+  // a whole offer at every poll, a cost that grows with the deque.)
   std::uint64_t none_migratable_at_ = ~std::uint64_t{0};
   // Statistics of the spawn path (WorkerStats::tasks_created/inlined).
   std::uint64_t deferred_ = 0;      // tasks queued

@@ -98,7 +98,7 @@ std::int64_t WorkerQueue::inline_budget() const noexcept {
 }
 
 // Inline into the spawn paths (as decide_spawn and end_queue): a queued
-// spawn called each of them once, 10-20 instructions of calling apiece.
+// spawn calls each of them once, and a call costs more than the body.
 [[gnu::always_inline]] inline std::byte* WorkerQueue::queue_slot() {
   if (std::byte* slot = deque_.begin_push()) [[likely]] return slot;
   return queue_slot_full();
