@@ -23,6 +23,9 @@
 // Where a call may be made: every call below except Runtime's constructor and
 // destructor may be made from inside a task or from the thread that created
 // the Runtime, never from another thread (std::logic_error).
+// This header is what a user reads: the calls and their contracts. The inline
+// paths behind them are in heist/detail/ (body_forms.hpp, spawn_paths.hpp,
+// closure_paths.hpp), which it includes.
 #pragma once
 
 #include <cstddef>
@@ -195,95 +198,11 @@ class Context {
 // In must be trivially copyable (it is copied into the slot and may travel
 // to another process); so must a returned R (it is written into the
 // spawner's variable, possibly by another process's completion).
-namespace detail {
-template <class F>
-struct FnTraits;
-template <class I, class O>
-struct FnTraits<void (*)(const I&, O*)> {
-  using In = I;
-  using Out = O;
-  static constexpr bool returns = false;
-  static constexpr bool takes_context = false;
-};
-template <class R, class A>
-struct FnTraits<R (*)(A)> {
-  using In = std::remove_cvref_t<A>;
-  using Out = R;
-  static constexpr bool returns = !std::is_void_v<R>;
-  static constexpr bool takes_context = false;
-  static_assert(std::is_same_v<A, In> || std::is_same_v<A, const In&>,
-                "a task body takes its input by value or by const reference");
-  static_assert(std::is_void_v<R> || std::is_trivially_copyable_v<R>,
-                "a task body's returned value must be trivially copyable");
-};
-// The same forms with a Context first.
-template <class I, class O>
-struct FnTraits<void (*)(Context, const I&, O*)> : FnTraits<void (*)(const I&, O*)> {
-  static constexpr bool takes_context = true;
-};
-template <class R, class A>
-struct FnTraits<R (*)(Context, A)> : FnTraits<R (*)(A)> {
-  static constexpr bool takes_context = true;
-};
+}  // namespace heist
 
-struct ContextAccess {
-  static constexpr Context at(WorkerCore* worker, int level) noexcept { return Context(worker, level); }
-  static constexpr WorkerCore* worker(Context c) noexcept { return c.worker_; }
-#if HEIST_CHECK_CONTEXT
-  static Context bound(Context c, const void* body) noexcept {
-    c.body_ = body;
-    return c;
-  }
-  static const void* body(Context c) noexcept { return c.body_; }
-#endif
-};
+#include "heist/detail/body_forms.hpp"
 
-// The checked mode (HEIST_CHECK_CONTEXT): every task body and closure the
-// runtime calls is entered through a CheckedBody on its own stack, which
-// the worker's checked_body points at while it is the innermost one (the
-// pointer travels with the stack under continuation stealing). A plain
-// call asks whether the innermost body takes a Context; a call given a
-// Context, whether that Context was made for the innermost body.
-#if HEIST_CHECK_CONTEXT
-struct CheckedBody {
-  explicit CheckedBody(bool context) noexcept : takes_context(context), outer(tls_worker->checked_body) {
-    tls_worker->checked_body = this;
-  }
-  ~CheckedBody() { tls_worker->checked_body = outer; }  // read afresh: the body may end on another worker
-  CheckedBody(const CheckedBody&) = delete;
-  CheckedBody& operator=(const CheckedBody&) = delete;
-  bool takes_context;
-  const void* outer;
-};
-[[noreturn, gnu::noinline, gnu::cold]] inline void context_rule_broken(const char* call, bool plain) {
-  throw std::logic_error(
-      std::string(call) +
-      (plain ? ": a plain call inside a task body that takes a heist::Context; make it through the Context "
-               "(e.g. heist::wait(ctx)): the worker does not hold such a body's level"
-             : ": given a heist::Context outside the body that received it (another task, a closure, or after "
-               "that body returned); a Context belongs to the calls of its own body"));
-}
-#endif
-HEIST_INLINE void check_plain_call([[maybe_unused]] const char* call) {
-#if HEIST_CHECK_CONTEXT
-  const auto* body = static_cast<const CheckedBody*>(tls_worker->checked_body);
-  if (body != nullptr && body->takes_context) context_rule_broken(call, true);
-#endif
-}
-HEIST_INLINE void check_context_call([[maybe_unused]] Context ctx, [[maybe_unused]] const char* call) {
-#if HEIST_CHECK_CONTEXT
-  if (ContextAccess::body(ctx) != tls_worker->checked_body) context_rule_broken(call, false);
-#endif
-}
-// Calls a closure the runtime runs as a task (async, async_any): a plain body.
-template <class F>
-HEIST_INLINE void call_closure(F&& f) {
-#if HEIST_CHECK_CONTEXT
-  const CheckedBody checked(false);
-#endif
-  std::forward<F>(f)();
-}
-}  // namespace detail
+namespace heist {
 
 template <auto Body>
 class Task {
@@ -297,298 +216,11 @@ class Task {
   std::uint32_t id_;
 };
 
-namespace detail {
-// Body's own arguments, after the Context c if it takes one (for
-// call_body_at, which every spawn calls the body through).
-template <auto Body, class... Args>
-HEIST_INLINE decltype(auto) apply_body([[maybe_unused]] Context c, Args&&... args) {
-  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
-    return Body(c, std::forward<Args>(args)...);
-  } else {
-    return Body(std::forward<Args>(args)...);
-  }
-}
+}  // namespace heist
 
-// Calls a task body at level `c` with its input and where its result goes
-// (null, or when Out is void, for none): the one place that knows the body
-// forms.
-template <auto Body, class In, class Out>
-HEIST_INLINE void call_body_at(Context c, const In& input, Out* out) {
-#if HEIST_CHECK_CONTEXT
-  const CheckedBody checked(FnTraits<decltype(+Body)>::takes_context);
-  c = ContextAccess::bound(c, &checked);
-#endif
-  if constexpr (FnTraits<decltype(+Body)>::returns) {
-    if (out != nullptr) {
-      *out = apply_body<Body>(c, input);
-    } else {
-      (void)apply_body<Body>(c, input);
-    }
-  } else if constexpr (std::is_void_v<Out>) {
-    (void)out;
-    apply_body<Body>(c, input);
-  } else {
-    apply_body<Body>(c, input, out);
-  }
-}
+#include "heist/detail/spawn_paths.hpp"
 
-// The level of the task running on the calling worker's stack now.
-HEIST_INLINE Context context_here() noexcept {
-  const WorkerCore* w = tls_worker;
-  return ContextAccess::at(w->context_self, w->frame_level + w->above_frame);
-}
-
-// call_body_at at the calling worker's level, read only for a body that
-// takes a Context. Such a body's store-free spawns leave the worker's level
-// behind (WorkerCore::context_limit), and its caller (a plain inline spawn,
-// whose close test reads above_frame, or the slow path) holds the level:
-// the body's own is stored again when it ends, by return or by throw.
-template <auto Body, class In, class Out>
-HEIST_INLINE void call_body(const In& input, Out* out) {
-  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
-    const Context c = context_here();
-    struct Exact {
-      HEIST_ALWAYS_INLINE ~Exact() {
-        WorkerCore* now = tls_worker;
-        now->above_frame = level - now->frame_level;
-      }
-      int level;
-    } exact{c.level()};
-    call_body_at<Body>(c, input, out);
-  } else {
-    call_body_at<Body>(ContextAccess::at(nullptr, 0), input, out);  // unused
-  }
-}
-
-template <auto Body, class In, class Out>
-void invoke_task(void* in, void* out) {
-  // The slot holds a byte copy of an In (trivially copyable, so an In object
-  // lives there implicitly); launder makes the pointer valid for it. The
-  // copy comes first: a queued task runs in place, and the body's first
-  // spawn may reuse its slot.
-  const In input = *std::launder(static_cast<const In*>(in));
-  call_body<Body, In, Out>(input, static_cast<Out*>(out));
-}
-
-// The inline fast path of every spawn: the calling worker, if it runs the
-// new task inline now, spending one of the inline credits its last slow-path
-// decision granted (inline; work-first while nothing is to be exposed;
-// bounded with a full queue); else nullptr.
-HEIST_INLINE WorkerCore* take_inline() noexcept {
-  WorkerCore* w = tls_worker;  // never null: outside_worker has no credits
-  // No fence test: a worker whose innermost frame called fence() holds no
-  // credits (WorkerCore::room), so its spawns take the slow path, which
-  // checks whether the fence holds the new task back.
-  // Each test expected true on its own: with [[likely]] on the whole
-  // condition GCC 12 laid the inline path out of line, behind a taken
-  // branch, and made the call of the slow path the fall-through (one
-  // instruction a task more; docs/design/spawn-fast-path-and-context.md).
-  if (__builtin_expect(w->room < 0, 1) && __builtin_expect(!w->work_wanted.load(std::memory_order_relaxed), 1)) {
-    ++w->room;
-    return w;
-  }
-  return nullptr;
-}
-
-// Runs a task inline at the next nesting level; if the task queued joined
-// children (and so got a frame: above_frame is 0 at its end), waits for them
-// before returning. The level is saved on entry and stored back at the end,
-// not counted up and down: a read-modify-write of above_frame on entry and
-// another on exit made one chain through memory, two store-to-load
-// forwardings a task, and that chain set the pace of fine-grained
-// recursion (docs/design/spawn-fast-path-and-context.md). Under
-// work-first the task may end on another worker (a thief took its
-// continuation), so the level is closed on the worker read afresh; its
-// above_frame is the stack's (a stack switch swaps it in), and the task
-// left it at saved + 1 unless it made a frame. The implicit wait in
-// inline_child_done helps in place and never moves the task.
-// The end's test, one compare, also catches a spawner with a frame (its
-// child ends one level above it): inline_child_done then waits for the
-// spawner's queued children if the child threw, before the exception
-// unwinds the spawner's locals, which their outputs may point into. (A
-// try/catch around the call would do the same, but GCC then no longer
-// unrolls the bodies through the inline path:
-// docs/design/spawn-fast-path-and-context.md.)
-template <class Call>
-HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
-  struct Level {
-    HEIST_ALWAYS_INLINE explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) {
-      worker->above_frame = saved + 1;
-    }
-    // May throw: a queued child of the task failed (inline_child_done).
-    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
-      WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->above_frame <= 1, 0)) inline_child_done();
-      now->above_frame = saved;
-    }
-    int saved;
-  } level(w);
-  call();
-}
-
-// run_inline for an async: like a queued one, it never throws at its call;
-// its exception goes to the finish that governs it (inline_async_failed).
-// The body's exception is caught inside the level, so no exception passes
-// the inline path's end (which would take it for the spawner's and join
-// the spawner's queued children early for it); the outer handler takes the
-// failure of the async's own queued children, which its frame's close
-// raises. Only the run is caught: errors of the spawn itself (a misuse)
-// still leave the call.
-template <class Call>
-HEIST_INLINE void run_inline_async(WorkerCore* w, Call&& call) {
-  try {
-    run_inline(w, [&] {
-      try {
-        std::forward<Call>(call)();
-      } catch (...) {
-        inline_async_failed();
-      }
-    });
-  } catch (...) {
-    inline_async_failed();
-  }
-}
-// The same for run_inline_at and run_inline_free, whose call takes the
-// child's Context.
-template <class Call>
-HEIST_INLINE auto caught_async(Call& call) {
-  return [&call](Context child) {
-    try {
-      call(child);
-    } catch (...) {
-      inline_async_failed();
-    }
-  };
-}
-
-// run_inline for a spawner that knows its level (its Context): the child's
-// level is computed, not loaded, so no spawn waits for the store of the one
-// before it. above_frame is still stored, for the slow paths and the plain
-// calls, from the frame's level, which only the slow path writes: a child
-// that made a frame left frame_level at its own level. The same work-first
-// and close rules as run_inline.
-template <class Call>
-HEIST_INLINE void run_inline_at(WorkerCore* w, Context parent, Call&& call) {
-  struct Level {
-    HEIST_ALWAYS_INLINE Level(WorkerCore* worker, int level) noexcept : parent(level) {
-      worker->above_frame = parent + 1 - worker->frame_level;
-    }
-    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
-      WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->frame_level >= parent, 0)) inline_child_done(parent + 1);
-      now->above_frame = parent - now->frame_level;
-    }
-    int parent;
-  } level(w, parent.level());
-  call(ContextAccess::at(w->context_self, parent.level() + 1));
-}
-
-// Before a Context body calls into the library (a slow path): the worker
-// holds the body's level again (WorkerCore::context_limit). One store.
-HEIST_INLINE WorkerCore* sync_level(Context ctx) noexcept {
-  WorkerCore* w = tls_worker;
-  w->above_frame = ctx.level() - w->frame_level;
-  return w;
-}
-
-// The store-free inline path (WorkerCore::context_limit) of a spawn from a
-// body at level `parent` of a body that takes a Context: if the slow path's
-// last grant allows it, runs the child at the next level and returns true.
-// Nothing is written: no credit spent, no level stored. A frame at the
-// child's level after it is the child's own (it queued joined children):
-// close it. The worker is the Context's: where its limit can be set, no
-// body changes worker (WorkerCore::context_self), so no TLS load.
-template <class Call>
-HEIST_INLINE bool run_inline_free(Context parent, Call&& call) {
-  WorkerCore* w = ContextAccess::worker(parent);
-  // One test: a thief's request zeroes the limit (WorkerCore::context_limit).
-  if (__builtin_expect(parent.level() < w->context_limit.load(std::memory_order_relaxed), 1)) {
-    struct Close {
-      HEIST_ALWAYS_INLINE ~Close() noexcept(false) {
-        if (__builtin_expect(worker->frame_level >= level - 1, 0)) inline_child_done(level);
-      }
-      WorkerCore* worker;
-      int level;
-    } close{w, parent.level() + 1};
-    call(ContextAccess::at(w, parent.level() + 1));
-    return true;
-  }
-  return false;
-}
-
-// The slow path of a registered spawn. An input of up to 8 bytes travels in
-// a register (spawn_registered_word): where the slow path took its
-// address, the inline path, which shares the object, stored every input to
-// the stack and loaded it back for the body.
-template <class In>
-HEIST_INLINE void spawn_slow(std::uint32_t fn, const In& in, void* out, Join join) {
-  if constexpr (sizeof(In) <= sizeof(std::uint64_t)) {
-    std::uint64_t word = 0;
-    std::memcpy(&word, &in, sizeof in);
-    spawn_registered_word(fn, word, sizeof in, out, join);
-  } else {
-    spawn_registered(fn, &in, sizeof in, out, join);
-  }
-}
-
-// A registered spawn from a body that took a Context: the store-free path
-// for a child that takes one too, else the counted inline path (a plain
-// child needs the level stored: its own calls load it), else the slow path
-// at the body's level. The task is passed by reference and its id read
-// only on the slow path (as spawn does).
-template <auto Body, class In, class Out>
-HEIST_INLINE void spawn_at_counted(Context ctx, const Task<Body>& task, const In& in, Out* out, Join join) {
-  if (WorkerCore* w = take_inline())
-    return run_inline_at(w, ctx, [&](Context child) { call_body_at<Body, In, Out>(child, in, out); });
-  sync_level(ctx);
-  spawn_slow(task.id(), in, out, join);
-}
-// The same out of line, for a spawner on the store-free path: it then keeps
-// only what that path needs in registers: with both paths inline the
-// spawner lost them (docs/design/spawn-fast-path-and-context.md). A small
-// input travels by value: by reference it was stored to the stack before
-// every spawn's test.
-template <auto Body, class In, class Out>
-[[gnu::noinline]] void spawn_at_counted_out_of_line(Context ctx, const Task<Body>& task,
-                                                   std::conditional_t<(sizeof(In) <= 16), In, const In&> in,
-                                                   Out* out, Join join) {
-  spawn_at_counted<Body, In, Out>(ctx, task, in, out, join);
-}
-
-template <auto Body, class In, class Out>
-HEIST_INLINE void spawn_at(Context ctx, const Task<Body>& task, const In& in, Out* out, Join join) {
-  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
-    if (run_inline_free(ctx, [&](Context child) { call_body_at<Body, In, Out>(child, in, out); })) return;
-    spawn_at_counted_out_of_line<Body, In, Out>(ctx, task, in, out, join);
-  } else {
-    spawn_at_counted<Body, In, Out>(ctx, task, in, out, join);
-  }
-}
-
-// async(ctx, task, in): spawn_at's paths, each run caught as run_inline_async's.
-template <auto Body, class In>
-HEIST_INLINE void async_at(Context ctx, const Task<Body>& task, const In& in) {
-  auto body = [&](Context child) { call_body_at<Body, In, void>(child, in, nullptr); };
-  if constexpr (FnTraits<decltype(+Body)>::takes_context) {
-    try {
-      if (run_inline_free(ctx, caught_async(body))) return;
-    } catch (...) {
-      inline_async_failed();
-      return;
-    }
-  }
-  if (WorkerCore* w = take_inline()) {
-    try {
-      run_inline_at(w, ctx, caught_async(body));
-    } catch (...) {
-      inline_async_failed();
-    }
-    return;
-  }
-  sync_level(ctx);
-  spawn_slow(task.id(), in, nullptr, Join::escaping);
-}
-}  // namespace detail
+namespace heist {
 
 // Register a task body `void f(const In&, Out*)` or `void f(const In&)` under
 // a name unique in the program. All processes run the same binary, so ids
@@ -673,52 +305,11 @@ HEIST_INLINE void async(Context ctx, const Task<Body>& task, const typename Task
   detail::async_at<Body, typename Task<Body>::In>(ctx, task, in);
 }
 
-namespace detail {
-// ClosureOps::run_copy for F, or null where F cannot be copied bytewise
-// (such closures are boxed, never copied into a slot).
-template <class F>
-constexpr auto copy_and_run() noexcept -> void (*)(const void*) {
-  if constexpr (std::is_trivially_copyable_v<F>) {
-    return [](const void* object) {
-      alignas(F) std::byte copy[sizeof(F)];
-      std::memcpy(copy, object, sizeof(F));  // begins the lifetime of an F (implicit-lifetime type)
-      call_closure(*std::launder(reinterpret_cast<F*>(copy)));
-    };
-  } else {
-    return nullptr;
-  }
-}
+}  // namespace heist
 
-template <class F>
-const ClosureOps& closure_ops() {
-  static const ClosureOps ops{
-      [](void* object) { call_closure(*static_cast<F*>(object)); },
-      copy_and_run<F>(),
-      [](void* box) {
-        std::unique_ptr<F> owned(static_cast<F*>(box));
-        call_closure(*owned);
-      },
-      [](void* object) -> void* { return new F(std::move(*static_cast<F*>(object))); },
-      sizeof(F),
-      alignof(F),
-      std::is_trivially_copyable_v<F> && std::is_trivially_destructible_v<F>,
-  };
-  return ops;
-}
+#include "heist/detail/closure_paths.hpp"
 
-// async(ctx, f) and async_any(ctx, f) inline: the closure runs as a task of
-// its own at the next level, without a Context, its exception caught for
-// the finish that governs it (run_inline_async).
-template <class F>
-HEIST_INLINE void run_closure_inline_at(WorkerCore* w, Context ctx, F&& f) {
-  auto body = [&](Context) { call_closure(std::forward<F>(f)); };
-  try {
-    run_inline_at(w, ctx, caught_async(body));
-  } catch (...) {
-    inline_async_failed();
-  }
-}
-}  // namespace detail
+namespace heist {
 
 // Spawn a local-only closure into the current finish scope. It may capture
 // references (they must outlive the enclosing finish); it never leaves this
@@ -746,17 +337,6 @@ void async(Context ctx, F&& f) {
   Fn object(std::forward<F>(f));
   detail::spawn_closure(detail::closure_ops<Fn>(), &object);
 }
-
-namespace detail {
-template <class F>
-void invoke_closure_task(void* in, void*) {
-  F copy = *std::launder(static_cast<const F*>(in));
-  call_closure(copy);
-}
-template <class F>
-inline const std::uint32_t closure_task_id =
-    register_closure_task(typeid(F).name(), &invoke_closure_task<F>, sizeof(F));
-}  // namespace detail
 
 // Spawn a migratable lambda into the current finish scope (HabaneroUPC++'s
 // asyncAny): its captures must be trivially copyable values (no references
@@ -791,28 +371,6 @@ void async_any(Context ctx, F&& f) {
   detail::spawn_registered(detail::closure_task_id<Fn>, &object, sizeof(Fn), nullptr,
                            detail::Join::escaping);
 }
-
-namespace detail {
-// Runs f inside the finish scope begun as `scope`, and waits for it; `sync`
-// runs first whenever the scope is closed (a Context body's level, which
-// f's store-free spawns did not keep: sync_level).
-template <class F, class Sync>
-void run_finish(FrameCore* scope, F&& f, Sync&& sync) {
-  try {
-    std::forward<F>(f)();
-  } catch (...) {
-    sync();
-    finish_abort(scope);
-    throw;
-  }
-  sync();
-  finish_end(scope);
-}
-template <class F>
-void run_finish(FrameCore* scope, F&& f) {
-  run_finish(scope, std::forward<F>(f), [] {});
-}
-}  // namespace detail
 
 // Run f, then wait (executing and stealing tasks) until every task spawned
 // inside f — transitively, escaping ones included — has completed. Nests.
