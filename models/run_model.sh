@@ -16,7 +16,9 @@
 # first error found. Environment: SPIN (default spin), CC (default cc),
 # PAN_MEMLIM_MB (default 4096), PAN_DEPTH (default 200000), PAN_HASH (log2
 # of the hash table slots, default 24), PAN_CFLAGS (extra, e.g. -DCOLLAPSE to
-# halve memory at twice the time), RUN_LTL=0 (safety search only),
+# halve memory at twice the time), PAN_OPT (pan's optimisation level,
+# default -O2, and -O0 for expect_fail: a mutant's search stops at its first
+# violation, so compiling pan is most of its time), RUN_LTL=0 (safety search only),
 # EXPECT_VIOLATION (expect_fail only: an extended regex pan's error line must
 # match, so a mutant fails for the intended reason).
 set -euo pipefail
@@ -36,6 +38,7 @@ memlim=${PAN_MEMLIM_MB:-4096}
 depth=${PAN_DEPTH:-200000}
 hash=${PAN_HASH:-24}
 extra=${PAN_CFLAGS:-}
+if [ "$expect" = expect_fail ]; then opt=${PAN_OPT:--O0}; else opt=${PAN_OPT:--O2}; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/heist-model.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -53,7 +56,7 @@ violations=""
 run() {
   local name=$1 cflags=$2 panflags=$3 start end ms out errors
   # shellcheck disable=SC2086
-  "$cc" -O2 -w $cflags $extra -DMEMLIM="$memlim" -o "pan_$name" pan.c || { echo "cc failed"; exit 2; }
+  "$cc" "$opt" -w $cflags $extra -DMEMLIM="$memlim" -o "pan_$name" pan.c || { echo "cc failed"; exit 2; }
   start=$(date +%s%N)
   # shellcheck disable=SC2086
   out=$("./pan_$name" -m"$depth" -w"$hash" -n $panflags 2>&1) || true
