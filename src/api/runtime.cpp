@@ -1,7 +1,9 @@
 // heist::Runtime and the library entry points behind heist.hpp's templates.
+#include <exception>
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "heist/heist.hpp"
 #include "heist/option_table.hpp"
@@ -233,7 +235,14 @@ void wait_own_frame() {
   wait_slow();
 }
 
-void inline_child_done(int child_level) {
+namespace {
+// The failure inline_child_done kept for raise_child_failure: the inline
+// path between them runs on this thread (the task neither suspends nor
+// moves there).
+thread_local std::exception_ptr t_child_failure;
+}  // namespace
+
+bool inline_child_done(int child_level) {
   // Helps in place and never suspends, even under continuation stealing:
   // run_inline closes the level on the worker it read before this call, so
   // the task must end on that worker (suspending could resume it on
@@ -243,20 +252,24 @@ void inline_child_done(int child_level) {
   sched::Worker* w = sched::Worker::current();
   std::exception_ptr failure = w->inline_child_done(child_level);
   // A joined child of the task failed: the task fails with it, raised in
-  // its spawner at the spawn that ran it (task_failure.hpp). The inline
-  // path's store of the spawner's level after this call does not run, so
-  // it is stored here (the frame is the spawner's or one below it). While
-  // the task's own exception unwinds it, that one goes on (the worker's
-  // part returned none).
+  // its spawner at the spawn that ran it (task_failure.hpp), by
+  // raise_child_failure once the inline path has stored the spawner's
+  // level. While the task's own exception unwinds it, that one goes on (the
+  // worker's part returned none).
   if (failure) [[unlikely]] {
-    w->above_frame = child_level - 1 - w->frame_level;
-    std::rethrow_exception(std::move(failure));
+    t_child_failure = std::move(failure);
+    return true;
   }
+  return false;
 }
 
-void inline_child_done() {
+bool inline_child_done() {
   sched::Worker* w = sched::Worker::current();
-  inline_child_done(w->level());  // the plain path holds the task's level
+  return inline_child_done(w->level());  // the plain path holds the task's level
+}
+
+void raise_child_failure() {
+  std::rethrow_exception(std::exchange(t_child_failure, nullptr));
 }
 
 SyncNode* spawn_with_handle(std::uint32_t fn, const void* in, std::size_t in_size, void* out,

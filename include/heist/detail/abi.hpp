@@ -203,15 +203,20 @@ void wait_own_frame();
 // spawner with one (the inline paths test for either with one compare):
 // closes the task's frame (its implicit wait), and if the task threw,
 // waits for the spawner's queued children, whose outputs may point into
-// the spawner's locals, which the exception is about to destroy. Throws
-// the first failure of the task's own queued children (the task fails
-// with it), unless an exception is already unwinding it.
-void inline_child_done(int child_level);
+// the spawner's locals, which the exception is about to destroy. Returns
+// true when the task failed with the first failure of its own queued
+// children, which it keeps for raise_child_failure (called by the inline
+// path once it has closed the level: the inline paths' destructors do not
+// throw, which keeps their code that of a plain call); false, keeping
+// nothing, while an exception is already unwinding the task.
+bool inline_child_done(int child_level);
 // The same for a task whose level the worker holds (the plain inline path):
 // no argument, which keeps that path's code small at every spawn (with the
 // level computed for an argument, GCC stopped unrolling other recursive
 // bodies of the same file; docs/design/spawn-fast-path-and-context.md).
-void inline_child_done();
+bool inline_child_done();
+// Throws the failure the last inline_child_done of this thread kept.
+[[noreturn]] void raise_child_failure();
 // Called from the handler of an async that ran inline and threw: records
 // the exception for the finish that governs the async (the async call
 // itself returns normally, as for a queued async).

@@ -132,21 +132,28 @@ HEIST_INLINE WorkerCore* take_inline() noexcept {
 // try/catch around the call would do the same, but GCC then no longer
 // unrolls the bodies through the inline path:
 // docs/design/spawn-fast-path-and-context.md.)
+// A queued child of the task that failed fails the task: the level closes
+// first, then raise_child_failure throws at the spawn.
 template <class Call>
 HEIST_INLINE void run_inline(WorkerCore* w, Call&& call) {
-  struct Level {
-    HEIST_ALWAYS_INLINE explicit Level(WorkerCore* worker) noexcept : saved(worker->above_frame) {
-      worker->above_frame = saved + 1;
-    }
-    // May throw: a queued child of the task failed (inline_child_done).
-    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
-      WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->above_frame <= 1, 0)) inline_child_done();
-      now->above_frame = saved;
-    }
-    int saved;
-  } level(w);
-  call();
+  bool failed = false;
+  {
+    struct Level {
+      HEIST_ALWAYS_INLINE Level(WorkerCore* worker, bool& failed_child) noexcept
+          : saved(worker->above_frame), failed(failed_child) {
+        worker->above_frame = saved + 1;
+      }
+      HEIST_ALWAYS_INLINE ~Level() {
+        WorkerCore* now = tls_worker;
+        if (__builtin_expect(now->above_frame <= 1, 0)) failed = inline_child_done();
+        now->above_frame = saved;
+      }
+      int saved;
+      bool& failed;
+    } level(w, failed);
+    call();
+  }
+  if (__builtin_expect(failed, 0)) raise_child_failure();
 }
 
 // run_inline for an async: like a queued one, it never throws at its call;
@@ -192,18 +199,24 @@ HEIST_INLINE auto caught_async(Call& call) {
 // and close rules as run_inline.
 template <class Call>
 HEIST_INLINE void run_inline_at(WorkerCore* w, Context parent, Call&& call) {
-  struct Level {
-    HEIST_ALWAYS_INLINE Level(WorkerCore* worker, int level) noexcept : parent(level) {
-      worker->above_frame = parent + 1 - worker->frame_level;
-    }
-    HEIST_ALWAYS_INLINE ~Level() noexcept(false) {
-      WorkerCore* now = tls_worker;
-      if (__builtin_expect(now->frame_level >= parent, 0)) inline_child_done(parent + 1);
-      now->above_frame = parent - now->frame_level;
-    }
-    int parent;
-  } level(w, parent.level());
-  call(ContextAccess::at(w->context_self, parent.level() + 1));
+  bool failed = false;
+  {
+    struct Level {
+      HEIST_ALWAYS_INLINE Level(WorkerCore* worker, int level, bool& failed_child) noexcept
+          : parent(level), failed(failed_child) {
+        worker->above_frame = parent + 1 - worker->frame_level;
+      }
+      HEIST_ALWAYS_INLINE ~Level() {
+        WorkerCore* now = tls_worker;
+        if (__builtin_expect(now->frame_level >= parent, 0)) failed = inline_child_done(parent + 1);
+        now->above_frame = parent - now->frame_level;
+      }
+      int parent;
+      bool& failed;
+    } level(w, parent.level(), failed);
+    call(ContextAccess::at(w->context_self, parent.level() + 1));
+  }
+  if (__builtin_expect(failed, 0)) raise_child_failure();
 }
 
 // Before a Context body calls into the library (a slow path): the worker
@@ -226,14 +239,19 @@ HEIST_INLINE bool run_inline_free(Context parent, Call&& call) {
   WorkerCore* w = ContextAccess::worker(parent);
   // One test: a thief's request zeroes the limit (WorkerCore::context_limit).
   if (__builtin_expect(parent.level() < w->context_limit.load(std::memory_order_relaxed), 1)) {
-    struct Close {
-      HEIST_ALWAYS_INLINE ~Close() noexcept(false) {
-        if (__builtin_expect(worker->frame_level >= level - 1, 0)) inline_child_done(level);
-      }
-      WorkerCore* worker;
-      int level;
-    } close{w, parent.level() + 1};
-    call(ContextAccess::at(w, parent.level() + 1));
+    bool failed = false;
+    {
+      struct Close {
+        HEIST_ALWAYS_INLINE ~Close() {
+          if (__builtin_expect(worker->frame_level >= level - 1, 0)) failed = inline_child_done(level);
+        }
+        WorkerCore* worker;
+        int level;
+        bool& failed;
+      } close{w, parent.level() + 1, failed};
+      call(ContextAccess::at(w, parent.level() + 1));
+    }
+    if (__builtin_expect(failed, 0)) raise_child_failure();
     return true;
   }
   return false;
