@@ -61,19 +61,32 @@ reports=("$work"/job/uts-*-0.json)
 [ ${#reports[@]} -eq 1 ] || { echo "FAIL: expected one uts-JOBID-0.json, found: $(ls "$work/job")"; exit 1; }
 "${check_json[@]}" --expect-ranks 2 --expect-nodes 2 -- cat "${reports[0]}"
 
+# failing_step NAME SRUN_REGEX TASK1_REGEX SRUN_ARGS...: srun must fail, saying
+# SRUN_REGEX, and task 1's stderr must match TASK1_REGEX. The tasks' stderr
+# goes to files (%t): slurmstepd opens a file for the task, so what a rank
+# writes just before it dies is on disk; through srun's forwarded stream it
+# is lost when the step is torn down first.
+failing_step() {
+  local name=$1 srun_regex=$2 task_regex=$3
+  shift 3
+  "${expect_failure[@]}" --regex "$srun_regex" -- srun --error="$work/$name-%t.err" "$@"
+  grep -q -- "$task_regex" "$work/$name-1.err" ||
+    { echo "FAIL: task 1's stderr does not match /$task_regex/:"; cat "$work/$name"-*.err; exit 1; }
+}
+
 step "a rank that exits inside a task ends the job, naming it"
-"${expect_failure[@]}" --regex "heist: rank 1: the process exits inside a distributed region" -- \
-  srun --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 \
+failing_step exit "task 1: (Exited with exit code|Killed)" "heist: rank 1: the process exits inside a distributed region" \
+  --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 \
   "$fault" --workers 1 --fault-rank 1 exit
 
 step "a rank killed by SIGKILL ends the job, naming it"
-"${expect_failure[@]}" --regex "rank 1 kills itself" --regex "task 1: Killed" -- \
-  srun --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 \
+failing_step kill "task 1: Killed" "rank 1 kills itself" \
+  --mpi=$plugin --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 \
   "$fault" --workers 1 --kill-rank-after-ms 1:300 hold --hold-s 50
 
 if [ "$flavour" = mpich ]; then
   step "MPICH under --mpi=pmix (a protocol it does not speak): refused, not run twice"
-  "${expect_failure[@]}" --regex "srun started 2 tasks, but MPI sees a world of 1 rank" -- \
-    srun --mpi=pmix --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 "$heist" bench fib --n 20 --workers 1
+  failing_step pmix "task [01]: (Exited with exit code|Killed)" "srun started 2 tasks, but MPI sees a world of 1 rank" \
+    --mpi=pmix --nodes=2 --ntasks-per-node=1 --kill-on-bad-exit=1 "$heist" bench fib --n 20 --workers 1
 fi
 echo "=== slurm ($flavour): all passed"
