@@ -43,9 +43,11 @@ class DistributorBalancer final : public sched::ProcessBalancer {
 
 std::unique_ptr<sched::ProcessBalancer> make_balancer(sched::Scheduler& scheduler,
                                                       const sched::AgreedSettings& agreed) {
-  if (!wants_mpi(scheduler.options())) return nullptr;
-  MpiSession& session = MpiSession::get(scheduler.options());
-  if (session.size() <= 1) return nullptr;
+  const Options& options = scheduler.options();
+  const bool off = options.mpi == MpiMode::off;
+  if (off ? !answers_roll_call_when_off() : !wants_mpi(options)) return nullptr;
+  MpiSession& session = MpiSession::get(options);  // the roll call: throws when only some ranks are off
+  if (off || session.size() <= 1) return nullptr;
   auto balancer = std::make_unique<DistributorBalancer>(session, scheduler, agreed);
   scheduler.attach_remote(&balancer->distributor(), session.rank());
   return balancer;

@@ -5,6 +5,10 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <vector>
+
+#include "sched/process_balancer.hpp"
 
 namespace heist::rma {
 
@@ -49,6 +53,12 @@ bool wants_mpi(const Options& options) noexcept {
   return false;
 }
 
+bool answers_roll_call_when_off() noexcept {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  return initialized == 0 && launched_by_mpi_launcher() && sched::launcher_job_size() > 1;
+}
+
 std::string thread_level_name(int level) {
   switch (level) {
     case MPI_THREAD_SINGLE: return "MPI_THREAD_SINGLE";
@@ -88,8 +98,27 @@ void refuse_copies_under_srun(int world_size) {
 
 MpiSession& MpiSession::get(const Options& options) {
   std::lock_guard<std::mutex> lock(g_session_mutex);
-  if (!g_session) g_session.reset(new MpiSession(options));
+  if (!g_session) {
+    g_session.reset(new MpiSession(options));
+    // After g_session is set: on a mismatch MPI is still finalised at exit.
+    g_session->mismatch_ = g_session->roll_call(options.mpi == MpiMode::off);
+  }
+  if (!g_session->mismatch_.empty()) throw OptionError(g_session->mismatch_);
   return *g_session;
+}
+
+std::string MpiSession::roll_call(bool off) const {
+  std::vector<int> all(static_cast<std::size_t>(size_));
+  const int mine = off ? 1 : 0;
+  check(MPI_Allgather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, comm_), "MPI_Allgather (start-up roll call)");
+  std::string with, without;
+  for (int r = 0; r < size_; ++r) {
+    std::string& list = all[static_cast<std::size_t>(r)] != 0 ? with : without;
+    list += (list.empty() ? "" : ", ") + std::to_string(r);
+  }
+  if (with.empty() || without.empty()) return "";
+  return "heist: --mpi off (HEIST_MPI=off) on rank(s) " + with + " but not on rank(s) " + without +
+         "; give it to every rank (each runs alone) or to none";
 }
 
 MpiSession::MpiSession(const Options& options) {

@@ -9,6 +9,9 @@
 //   RMA calls); with --mpi-threads serialized, or when the library grants only
 //   MPI_THREAD_SERIALIZED, RMA calls go through one lock per process
 //   (RmaWindow). A lower level is an error unless the process has one worker.
+// * Roll call: the first collective after MPI_Init, on every rank, even one
+//   given --mpi off (answers_roll_call_when_off): ranks that disagree on
+//   --mpi off end with one message instead of waiting for each other.
 // * Errors: MPI_ERRORS_RETURN on the runtime's communicator and windows; every
 //   return code is checked (check()) and turned into a DistError naming the call.
 #pragma once
@@ -44,10 +47,19 @@ bool launched_by_mpi_launcher() noexcept;
 
 // Whether `options` make this process use MPI (does not initialise it).
 bool wants_mpi(const Options& options) noexcept;
+// Whether a process with --mpi off still answers the start-up roll call
+// (MpiSession): started by a launcher with several processes, MPI not
+// initialised by the program. Then heist initialises MPI only to learn
+// whether every rank was given --mpi off; a rank that runs alone while the
+// others join MPI would leave them waiting at start-up forever.
+bool answers_roll_call_when_off() noexcept;
 
 class MpiSession {
  public:
-  // Initialises MPI on first use (MPI_Init_thread), or adopts it.
+  // Initialises MPI on first use (MPI_Init_thread), or adopts it, and takes
+  // the roll call: every rank says whether it was given --mpi off. Throws
+  // OptionError, on every rank and at every later call, when some were and
+  // some were not.
   static MpiSession& get(const Options& options);
 
   MPI_Comm comm() const noexcept { return comm_; }  // a duplicate of MPI_COMM_WORLD
@@ -64,6 +76,11 @@ class MpiSession {
  private:
   explicit MpiSession(const Options& options);
   static void finalize_at_exit();
+  // The roll call (collective on comm_): "" when every rank gave --mpi off
+  // or none did, else the message naming them.
+  std::string roll_call(bool off) const;
+
+  std::string mismatch_;  // the roll call's message, thrown by every get()
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
