@@ -9,10 +9,11 @@ HTML comment naming the file it becomes:
     ...
     ```
 
-`readme_examples.py --out DIR` writes every such block to DIR/NAME and
-prints the names; `--list` prints the names only. The README test and the
-install test build and run what this extracts, so the README's code is the
-code that is tested. Exits 1 when the file has no example or a marked block
+`readme_examples.py [FILE] --out DIR` writes every such block to DIR/NAME
+and prints the names; `--list` prints the names only. The docs tests build
+and run what this extracts from README.md (docs.readme.*) and docs/api.md
+(docs.api.*), and the install test README.md's, so the documents' code is
+the code that is tested. Exits 1 when the file has no example or a marked block
 is malformed (no fence after the comment, no closing fence, a name twice).
 """
 import argparse
