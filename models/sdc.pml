@@ -1,6 +1,6 @@
 /*
  * SDC steal protocol, Scioto's "split queues, deferred copies, aborting
- * steals" (SWS §3, §3.1; src/rma/sdc_queue_state.hpp): one owner and
+ * steals" (SWS §3, §3.1; src/policy/sdc_queue_state.hpp): one owner and
  * NTHIEVES thieves on one queue, as a SPIN model. See models/README.md.
  *
  * Window words: lock (0 free, else holder id: owner 1, thieves 2..),

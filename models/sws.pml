@@ -1,6 +1,6 @@
 /*
- * SWS steal protocol (SWS §4; src/rma/sws_stealval.hpp,
- * src/rma/sws_state_machines.hpp): one owner and NTHIEVES thieves on one
+ * SWS steal protocol (SWS §4; src/policy/sws_stealval.hpp,
+ * src/policy/sws_state_machines.hpp): one owner and NTHIEVES thieves on one
  * queue, as a SPIN model. See models/README.md for what is checked.
  *
  * The stealval is ONE integer `word`, changed only by atomic additions

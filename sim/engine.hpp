@@ -188,8 +188,8 @@ class Engine {
     int target = -1;           // victim worker (thread claim) or rank (remote)
     Hop hop = Hop::self;
     bool holds_token = false;  // --remote-steal sequential: this worker is its process's remote thief
-    std::optional<rma::SwsSteal> sws;
-    std::optional<rma::SdcSteal> sdc;
+    std::optional<policy::SwsSteal> sws;
+    std::optional<policy::SdcSteal> sdc;
     int polls = 0;
     std::unordered_set<int> empty_targets;  // SWS damping: ranks in empty mode
     std::vector<Task> incoming;             // claimed tasks on their way
@@ -237,7 +237,7 @@ class Engine {
     std::uint64_t seq;
     int rank;  // where it lands
     int from;  // request: the requesting rank
-    std::variant<rma::SwsSteal, rma::SdcSteal, int, Completion> what;  // int: a request (-1) or a Mail index
+    std::variant<policy::SwsSteal, policy::SdcSteal, int, Completion> what;  // int: a request (-1) or a Mail index
     friend bool operator>(const Message& a, const Message& b) noexcept {
       return a.time != b.time ? a.time > b.time : a.seq > b.seq;
     }
@@ -392,7 +392,7 @@ class Engine {
     free.pop_back();
     return index;
   }
-  void post(double time, int rank, int from, std::variant<rma::SwsSteal, rma::SdcSteal, int, Completion> what) {
+  void post(double time, int rank, int from, std::variant<policy::SwsSteal, policy::SdcSteal, int, Completion> what) {
     messages_.push({time, message_seq_++, rank, from, std::move(what)});
   }
   StealCounts& counts(policy::Level level, bool remote) {

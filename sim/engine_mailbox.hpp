@@ -238,10 +238,10 @@ void Engine<W>::deliver(Message& m) {
     return;
   }
   Process& proc = procs_[static_cast<std::size_t>(m.rank)];
-  if (auto* sws = std::get_if<rma::SwsSteal>(&m.what)) {
-    rma::sws_apply(*sws, proc.window.stealval, proc.window.completed);
-  } else if (auto* sdc = std::get_if<rma::SdcSteal>(&m.what)) {
-    rma::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
+  if (auto* sws = std::get_if<policy::SwsSteal>(&m.what)) {
+    policy::sws_apply(*sws, proc.window.stealval, proc.window.completed);
+  } else if (auto* sdc = std::get_if<policy::SdcSteal>(&m.what)) {
+    policy::sdc_apply(*sdc, proc.window.sdc, [](std::uint64_t) { return std::uint32_t{0}; });
   } else if (const int index = std::get<int>(m.what); index < 0) {
     proc.requests.add_asked(m.from);  // a success-only request
   } else {

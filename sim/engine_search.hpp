@@ -76,7 +76,7 @@ void Engine<W>::search_answer(Worker& w, policy::SearchAction a, double t) {
   w.incoming.clear();
   ++counts(step.choice.level, true).attempts;
   if (cfg_.options.protocol == StealProtocolKind::sws) {
-    w.sws.emplace(w.empty_targets.count(rank) != 0 ? rma::sws::TargetMode::empty : rma::sws::TargetMode::full);
+    w.sws.emplace(w.empty_targets.count(rank) != 0 ? policy::sws::TargetMode::empty : policy::sws::TargetMode::full);
   } else {
     w.sdc.emplace(static_cast<std::uint64_t>(w.id) + 1);
     w.polls = 0;
@@ -140,25 +140,25 @@ void Engine<W>::apply_remote_op(Worker& w, double t) {
 
 template <class W>
 void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
-  rma::SwsSteal& s = *w.sws;
-  const rma::SwsSteal::Step step = s.step();
-  if (step == rma::SwsSteal::Step::copy) {  // the get reads the claimed block now
-    const rma::sws::Claim& c = s.claim();
+  policy::SwsSteal& s = *w.sws;
+  const policy::SwsSteal::Step step = s.step();
+  if (step == policy::SwsSteal::Step::copy) {  // the get reads the claimed block now
+    const policy::sws::Claim& c = s.claim();
     for (std::uint32_t j = 0; j < c.block.count; ++j)
       w.incoming.push_back(win.ring.read_slot(std::uint64_t{c.start} + c.block.offset + j, win.slots()));
   }
-  rma::sws_apply(s, win.stealval, win.completed);
-  if (step == rma::SwsSteal::Step::fetch_add) {  // damping: the target's mode for the next attempt
-    if (s.mode() == rma::sws::TargetMode::empty) w.empty_targets.insert(w.target);
+  policy::sws_apply(s, win.stealval, win.completed);
+  if (step == policy::SwsSteal::Step::fetch_add) {  // damping: the target's mode for the next attempt
+    if (s.mode() == policy::sws::TargetMode::empty) w.empty_targets.insert(w.target);
     else w.empty_targets.erase(w.target);
   }
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
-    case rma::SwsSteal::Step::fetch_add:  // the probe showed a block
-    case rma::SwsSteal::Step::copy:       // the fetch-and-add claimed one
+    case policy::SwsSteal::Step::fetch_add:  // the probe showed a block
+    case policy::SwsSteal::Step::copy:       // the fetch-and-add claimed one
       issue_remote_op(w, back);
       return;
-    case rma::SwsSteal::Step::complete: {
+    case policy::SwsSteal::Step::complete: {
       const std::uint32_t count = s.claim().block.count;
       const double reply = back + machine_.transfer_ns(w.hop, std::size_t{count} * slot_bytes_);
       StealCounts& c = counts(w.loop->step().choice.level, true);
@@ -182,26 +182,26 @@ void Engine<W>::apply_sws(Worker& w, SimWindow<Task>& win, double t) {
 
 template <class W>
 void Engine<W>::apply_sdc(Worker& w, SimWindow<Task>& win, double t) {
-  rma::SdcSteal& s = *w.sdc;
-  if (s.step() == rma::SdcSteal::Step::copy)  // the get reads the claimed tasks now
+  policy::SdcSteal& s = *w.sdc;
+  if (s.step() == policy::SdcSteal::Step::copy)  // the get reads the claimed tasks now
     for (std::uint64_t i = s.first(); i < s.first() + s.count(); ++i) w.incoming.push_back(win.ring.read(i));
-  rma::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
+  policy::sdc_apply(s, win.sdc, [&](std::uint64_t available) {  // SdcQueue::steal: chunk at the victim's level
     return w.search.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), w.loop->step().choice.level);
   });
   const double back = t + machine_.latency_ns(w.hop) / 2;
   switch (s.step()) {
-    case rma::SdcSteal::Step::poll:  // the lock is busy: look without it, within a budget
-      if (++w.polls > rma::kSdcLockPolls) break;
+    case policy::SdcSteal::Step::poll:  // the lock is busy: look without it, within a budget
+      if (++w.polls > policy::kSdcLockPolls) break;
       issue_remote_op(w, back);
       return;
-    case rma::SdcSteal::Step::lock:
-    case rma::SdcSteal::Step::read_meta:
-    case rma::SdcSteal::Step::put_tail:
-    case rma::SdcSteal::Step::unlock:
-    case rma::SdcSteal::Step::copy:
+    case policy::SdcSteal::Step::lock:
+    case policy::SdcSteal::Step::read_meta:
+    case policy::SdcSteal::Step::put_tail:
+    case policy::SdcSteal::Step::unlock:
+    case policy::SdcSteal::Step::copy:
       issue_remote_op(w, back);
       return;
-    case rma::SdcSteal::Step::complete: {
+    case policy::SdcSteal::Step::complete: {
       const std::uint64_t count = s.count();
       const double reply = back + machine_.transfer_ns(w.hop, static_cast<std::size_t>(count) * slot_bytes_);
       StealCounts& c = counts(w.loop->step().choice.level, true);

@@ -1,8 +1,8 @@
 // SimWindow: one simulated process's public task queue — the MPI window of
 // the runtime (src/rma/) as plain words — driven by the runtime's own pure
-// protocol state machines: SwsOwnerState / SwsSteal / sws_apply
-// (src/rma/sws_state_machines.hpp, sws_stealval.hpp) and SdcOwnerState /
-// SdcSteal / sdc_apply (src/rma/sdc_queue_state.hpp), whose owner states also
+// protocol state machines: policy::SwsOwnerState / policy::SwsSteal / policy::sws_apply
+// (src/policy/sws_state_machines.hpp, sws_stealval.hpp) and policy::SdcOwnerState /
+// policy::SdcSteal / sdc_apply (src/policy/sdc_queue_state.hpp), whose owner states also
 // decide dry, asked, room and offering. Below: the state machines' calls on
 // plain words, with a count of the blocking operations each owner call does
 // on its own window (charged latency(self) by the engine); the thief side is
@@ -14,8 +14,8 @@
 #include <optional>
 #include <vector>
 
-#include "rma/sws_state_machines.hpp"
-#include "rma/sdc_queue_state.hpp"
+#include "policy/sws_state_machines.hpp"
+#include "policy/sdc_queue_state.hpp"
 #include "heist/options.hpp"
 #include "sim/logical_ring.hpp"
 
@@ -52,7 +52,7 @@ class SimWindow {
       ++ops.blocking;  // stealval, with the poll's other words (the inbox's count: WindowLayout::kPollWords)
       inbox_posted_read = true;
       sws_->observe(stealval);
-      asked_ = rma::sws::asked(stealval);
+      asked_ = policy::sws::asked(stealval);
       return sws_->refillable();
     }
     ops.blocking += 2;  // itail, then tail
@@ -78,7 +78,7 @@ class SimWindow {
       const std::uint64_t fetched = stealval;
       stealval += addend;
       ops.blocking += 2;  // flush of the puts, fetch-and-add
-      const rma::TaskRange skipped = sws_->on_released(fetched);
+      const policy::TaskRange skipped = sws_->on_released(fetched);
       for (std::uint64_t i = skipped.begin; i < skipped.end; ++i) returned.push_back(ring.read(i));
       sync_ring();
       return;
@@ -97,7 +97,7 @@ class SimWindow {
       const std::uint64_t fetched = stealval;
       stealval += addend;
       ++ops.blocking;
-      const rma::AcquireResult r = sws_->on_disabled(fetched);
+      const policy::AcquireResult r = sws_->on_disabled(fetched);
       for (std::uint64_t i = r.reclaimed.begin; i < r.reclaimed.end; ++i) out.push_back(ring.read(i));
       sync_ring();
       return static_cast<std::uint32_t>(r.reclaimed.size());
@@ -124,8 +124,8 @@ class SimWindow {
 
   // ---- the window's words, which thieves' operations read and change ----
   std::uint64_t stealval = 0;                          // SWS
-  std::uint64_t completed[rma::sws::kEpochs] = {0, 0};  // SWS completion arrays (cumulative)
-  rma::SdcWindowWords sdc;                            // SDC
+  std::uint64_t completed[policy::sws::kEpochs] = {0, 0};  // SWS completion arrays (cumulative)
+  policy::SdcWindowWords sdc;                            // SDC
   LogicalRing<Task> ring;                              // task slots by logical index
 
   // SDC lock holder ids: thieves use worker + 1; the owner this.
@@ -138,8 +138,8 @@ class SimWindow {
 
   StealProtocolKind kind_;
   std::uint32_t slots_;
-  std::optional<rma::SwsOwnerState> sws_;
-  std::optional<rma::SdcOwnerState> sdc_;
+  std::optional<policy::SwsOwnerState> sws_;
+  std::optional<policy::SdcOwnerState> sdc_;
   bool asked_ = false;
   std::uint64_t tail_seen_ = 0;  // SDC: the tail the owner last read
 };

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "rma/sws_stealval.hpp"
+#include "policy/sws_stealval.hpp"
 #include "task/global_ref.hpp"
 #include "task/task_slot.hpp"
 
@@ -74,7 +74,7 @@ std::string check_inbox_entry(const InboxEntryHeader& entry, std::size_t payload
 }
 
 std::string check_stealval(std::uint64_t word, std::uint32_t ring_slots) {
-  const sws::Stealval v = sws::unpack(word);
+  const policy::sws::Stealval v = policy::sws::unpack(word);
   if (v.start >= ring_slots || v.offered > ring_slots)
     return "a stealval offering " + num(v.offered) + " tasks from slot " + num(v.start) + " of a " +
            num(ring_slots) + "-slot ring";

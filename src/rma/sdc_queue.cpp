@@ -63,7 +63,7 @@ std::uint32_t SdcQueue::acquire(std::vector<std::byte>& out, CommCounters& c) {
 
 std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
                               CommCounters& c) {
-  SdcSteal s(thief_id(thief));
+  policy::SdcSteal s(thief_id(thief));
   const auto take = [this, level](std::uint64_t available) {
     return chunk_.take(static_cast<std::uint32_t>(std::min<std::uint64_t>(available, 0xFFFFFFFFu)), level);
   };
@@ -71,10 +71,10 @@ std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::v
   std::uint64_t words[2];
   for (;;) {
     switch (s.step()) {
-      case SdcSteal::Step::lock:
+      case policy::SdcSteal::Step::lock:
         s.on_lock(win_.cas32_sync(victim, WindowLayout::kSdcLock, 0, static_cast<std::uint32_t>(s.id()), c));
         break;
-      case SdcSteal::Step::poll:
+      case policy::SdcSteal::Step::poll:
         if (++polls > kLockPolls) {
           s.abort();
           break;
@@ -82,22 +82,22 @@ std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::v
         win_.read_words_sync(victim, WindowLayout::kSdcTail, words, 2, c);
         s.on_poll(words[0], words[1]);
         break;
-      case SdcSteal::Step::read_meta:
+      case policy::SdcSteal::Step::read_meta:
         win_.read_words_sync(victim, WindowLayout::kSdcTail, words, 2, c);
         if (const std::string bad = check_sdc_meta(words[0], words[1], layout_.ring_slots); !bad.empty())
           throw DistError("heist: rank " + std::to_string(rank_) + " read from rank " + std::to_string(victim) + " " +
                           bad + "; the ranks do not run the same program, or memory is corrupt");
         s.on_meta(words[0], words[1], take);
         break;
-      case SdcSteal::Step::put_tail:
+      case policy::SdcSteal::Step::put_tail:
         win_.replace(victim, WindowLayout::kSdcTail, s.new_tail(), c);
         win_.flush(victim, c);  // the new tail lands before the lock is free
         s.on_put_tail();
         break;
-      case SdcSteal::Step::unlock:
+      case policy::SdcSteal::Step::unlock:
         s.on_unlock(win_.cas32_sync(victim, WindowLayout::kSdcLock, static_cast<std::uint32_t>(s.id()), 0, c));
         break;
-      case SdcSteal::Step::copy: {
+      case policy::SdcSteal::Step::copy: {
         const std::size_t stride = layout_.stride;
         const std::size_t at = out.size();
         out.resize(at + s.count() * stride);
@@ -111,12 +111,12 @@ std::uint32_t SdcQueue::steal(int victim, int thief, policy::Level level, std::v
         s.on_copied();
         break;
       }
-      case SdcSteal::Step::complete:
+      case policy::SdcSteal::Step::complete:
         win_.add(victim, WindowLayout::kSdcItail, s.count(), c);  // deferred: flushed with the next call
         s.on_completed();
         break;
-      case SdcSteal::Step::done: return static_cast<std::uint32_t>(s.count());
-      case SdcSteal::Step::aborted: return 0;
+      case policy::SdcSteal::Step::done: return static_cast<std::uint32_t>(s.count());
+      case policy::SdcSteal::Step::aborted: return 0;
     }
   }
 }

@@ -14,7 +14,7 @@
 
 #include <vector>
 
-#include "rma/sdc_queue_state.hpp"
+#include "policy/sdc_queue_state.hpp"
 #include "rma/steal_protocol.hpp"
 #include "rma/window_layout.hpp"
 #include "heist/options.hpp"
@@ -36,7 +36,7 @@ class SdcQueue final : public StealProtocol {
   std::uint32_t steal(int victim, int thief, policy::Level level, std::vector<std::byte>& out,
                       CommCounters& c) override;
 
-  static constexpr int kLockPolls = kSdcLockPolls;  // polls of a busy lock before a thief gives up
+  static constexpr int kLockPolls = policy::kSdcLockPolls;  // polls of a busy lock before a thief gives up
 
  private:
   // Lock holder ids fit the 32-bit lock word: rank < 2^16, worker < 4096.
@@ -49,7 +49,7 @@ class SdcQueue final : public StealProtocol {
   WindowLayout layout_;
   int rank_;
   policy::ChunkPolicy chunk_;
-  SdcOwnerState owner_;
+  policy::SdcOwnerState owner_;
   std::vector<std::byte> shadow_;
   std::uint64_t tail_seen_ = 0;
   bool asked_ = false;

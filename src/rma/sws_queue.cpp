@@ -18,14 +18,14 @@ SwsQueue::SwsQueue(RmaWindow& window, const WindowLayout& layout, int rank, int 
       owner_(static_cast<std::uint32_t>(layout.ring_slots)),
       shadow_(layout.ring_slots * layout.stride),
       modes_(static_cast<std::size_t>(thieves),
-             std::vector<sws::TargetMode>(static_cast<std::size_t>(ranks), sws::TargetMode::full)) {}
+             std::vector<policy::sws::TargetMode>(static_cast<std::size_t>(ranks), policy::sws::TargetMode::full)) {}
 
 bool SwsQueue::dry(CommCounters& c, std::optional<std::uint64_t>& inbox_posted) {
   // The completion counts are read (and flushed) before stealval: every
   // completion counted there belongs to a claim the later stealval shows.
   if (owner_.awaiting()) {
-    std::uint64_t completed[sws::kEpochs];
-    win_.read_words_sync(rank_, WindowLayout::kSwsCompleted, completed, sws::kEpochs, c);
+    std::uint64_t completed[policy::sws::kEpochs];
+    win_.read_words_sync(rank_, WindowLayout::kSwsCompleted, completed, policy::sws::kEpochs, c);
     owner_.progress(completed[0], completed[1]);
   }
   // stealval with the poll's other words in one fetch: a NO_OP fetch of
@@ -35,7 +35,7 @@ bool SwsQueue::dry(CommCounters& c, std::optional<std::uint64_t>& inbox_posted) 
   inbox_posted = words[WindowLayout::kInboxPosted / 8];
   const std::uint64_t word = words[WindowLayout::kStealval / 8];
   owner_.observe(word);
-  asked_ = sws::asked(word);
+  asked_ = policy::sws::asked(word);
   return owner_.refillable();
 }
 
@@ -52,14 +52,14 @@ void SwsQueue::release(const std::byte* slots, std::uint32_t n, std::vector<std:
   }
   win_.flush(rank_, c);
   const std::uint64_t addend = owner_.release_addend(n);
-  const TaskRange skipped = owner_.on_released(win_.fetch_add_sync(rank_, WindowLayout::kStealval, addend, c));
+  const policy::TaskRange skipped = owner_.on_released(win_.fetch_add_sync(rank_, WindowLayout::kStealval, addend, c));
   copy_out(skipped.begin, skipped.end, returned);
 }
 
 std::uint32_t SwsQueue::acquire(std::vector<std::byte>& out, CommCounters& c) {
   if (!owner_.live()) return 0;
   const std::uint64_t addend = owner_.disable_addend();
-  const AcquireResult r = owner_.on_disabled(win_.fetch_add_sync(rank_, WindowLayout::kStealval, addend, c));
+  const policy::AcquireResult r = owner_.on_disabled(win_.fetch_add_sync(rank_, WindowLayout::kStealval, addend, c));
   copy_out(r.reclaimed.begin, r.reclaimed.end, out);
   return static_cast<std::uint32_t>(r.reclaimed.size());
 }
@@ -73,19 +73,19 @@ void SwsQueue::copy_out(std::uint64_t begin, std::uint64_t end, std::vector<std:
 }
 
 std::uint32_t SwsQueue::steal(int victim, int thief, policy::Level, std::vector<std::byte>& out, CommCounters& c) {
-  sws::TargetMode& mode = modes_[static_cast<std::size_t>(thief)][static_cast<std::size_t>(victim)];
-  SwsSteal s(mode);
-  if (s.step() == SwsSteal::Step::probe &&
-      s.on_probe(win_.read_sync(victim, WindowLayout::kStealval, c)) == SwsSteal::Step::aborted)
+  policy::sws::TargetMode& mode = modes_[static_cast<std::size_t>(thief)][static_cast<std::size_t>(victim)];
+  policy::SwsSteal s(mode);
+  if (s.step() == policy::SwsSteal::Step::probe &&
+      s.on_probe(win_.read_sync(victim, WindowLayout::kStealval, c)) == policy::SwsSteal::Step::aborted)
     return 0;
-  const std::uint64_t fetched = win_.fetch_add_sync(victim, WindowLayout::kStealval, sws::steal_addend(), c);
+  const std::uint64_t fetched = win_.fetch_add_sync(victim, WindowLayout::kStealval, policy::sws::steal_addend(), c);
   if (const std::string bad = check_stealval(fetched, static_cast<std::uint32_t>(layout_.ring_slots)); !bad.empty())
     throw DistError("heist: rank " + std::to_string(rank_) + " read from rank " + std::to_string(victim) + " " + bad +
                     "; the ranks do not run the same program, or memory is corrupt");
-  const SwsSteal::Step step = s.on_fetch_add(fetched, threshold_);
+  const policy::SwsSteal::Step step = s.on_fetch_add(fetched, threshold_);
   mode = s.mode();
-  if (step == SwsSteal::Step::aborted) return 0;
-  const sws::Claim& claim = s.claim();
+  if (step == policy::SwsSteal::Step::aborted) return 0;
+  const policy::sws::Claim& claim = s.claim();
   const std::size_t stride = layout_.stride;
   const std::size_t at = out.size();
   out.resize(at + std::size_t{claim.block.count} * stride);

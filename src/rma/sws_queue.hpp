@@ -1,5 +1,5 @@
 // SwsQueue: the SWS steal protocol (SWS §4) over an RmaWindow. The
-// protocol logic is SwsOwnerState / SwsSteal (sws_state_machines.hpp, with
+// protocol logic is policy::SwsOwnerState / policy::SwsSteal (sws_state_machines.hpp, with
 // its invariants and the all-MPI_SUM argument); this file only performs
 // their steps as MPI calls:
 //   thief:  [probe: fetch NO_OP] -> fetch-add(stealval) -> get(block) + flush
@@ -16,7 +16,7 @@
 
 #include <vector>
 
-#include "rma/sws_state_machines.hpp"
+#include "policy/sws_state_machines.hpp"
 #include "rma/steal_protocol.hpp"
 #include "rma/window_layout.hpp"
 
@@ -44,10 +44,10 @@ class SwsQueue final : public StealProtocol {
   WindowLayout layout_;
   int rank_;
   std::uint32_t threshold_;
-  SwsOwnerState owner_;
+  policy::SwsOwnerState owner_;
   std::vector<std::byte> shadow_;  // the owner's copy of its ring (process memory, not the window)
   bool asked_ = false;
-  std::vector<std::vector<sws::TargetMode>> modes_;  // [thief][victim], each row used by one thread
+  std::vector<std::vector<policy::sws::TargetMode>> modes_;  // [thief][victim], each row used by one thread
 };
 
 }  // namespace heist::rma

@@ -11,7 +11,7 @@
 //   1  an inbox entry header + payload capacity: accepted => the output and
 //      error text lie inside the entry
 //   2  a thief's view: a stealval and a ring size: accepted => the claimed
-//      block lies in the offer and every slot index in the ring; SwsSteal
+//      block lies in the offer and every slot index in the ring; policy::SwsSteal
 //      never throws on a fresh attempt
 //   3  the SWS owner fed arbitrary fetched words and completion counts
 //      between its own operations: it either rejects them (std::logic_error)
@@ -24,15 +24,16 @@
 #include <stdexcept>
 #include <vector>
 
-#include "rma/sws_state_machines.hpp"
+#include "policy/sws_state_machines.hpp"
 #include "rma/received_checks.hpp"
-#include "rma/sdc_queue_state.hpp"
-#include "rma/sws_stealval.hpp"
+#include "policy/sdc_queue_state.hpp"
+#include "policy/sws_stealval.hpp"
 #include "task/task_slot.hpp"
 
 namespace {
 
 using namespace heist::rma;
+namespace policy = heist::policy;
 
 class Bytes {
  public:
@@ -89,16 +90,16 @@ void inbox_entry(Bytes& in) {
 
 void thief(Bytes& in) {
   const std::uint64_t word = in.take<std::uint64_t>();
-  const std::uint32_t slots = 1 + in.take<std::uint32_t>() % sws::kMaxRingSlots;
+  const std::uint32_t slots = 1 + in.take<std::uint32_t>() % policy::sws::kMaxRingSlots;
   const std::uint32_t threshold = 1 + in.take<std::uint16_t>();
-  SwsSteal probe(sws::TargetMode::empty);
+  policy::SwsSteal probe(policy::sws::TargetMode::empty);
   probe.on_probe(word);  // never throws on a fresh attempt
-  SwsSteal s;
-  const bool claimed = s.on_fetch_add(word, threshold) == SwsSteal::Step::copy;
+  policy::SwsSteal s;
+  const bool claimed = s.on_fetch_add(word, threshold) == policy::SwsSteal::Step::copy;
   if (!check_stealval(word, slots).empty()) return;
   if (!claimed) return;
-  const sws::Claim& c = s.claim();
-  const sws::Stealval v = sws::unpack(word);
+  const policy::sws::Claim& c = s.claim();
+  const policy::sws::Stealval v = policy::sws::unpack(word);
   require(c.block.count >= 1 && c.block.offset + c.block.count <= v.offered && v.offered <= slots);
   // The copy SwsQueue::steal makes: runs of slots that never leave the ring.
   const std::uint64_t first = std::uint64_t{c.start} + c.block.offset;
@@ -112,7 +113,7 @@ void thief(Bytes& in) {
 
 void owner(Bytes& in) {
   const std::uint32_t slots = 1 + in.take<std::uint16_t>() % 1024;
-  SwsOwnerState o(slots);
+  policy::SwsOwnerState o(slots);
   std::uint64_t head = 0;  // private tasks [split, head)
   for (int step = 0; step < 64 && !in.empty(); ++step) {
     try {
@@ -124,7 +125,7 @@ void owner(Bytes& in) {
           const std::uint32_t n = 1 + in.take<std::uint16_t>() % slots;
           if (head - o.split() < n || !o.can_release(n)) break;
           (void)o.release_addend(n);
-          const TaskRange skipped = o.on_released(in.take<std::uint64_t>());
+          const policy::TaskRange skipped = o.on_released(in.take<std::uint64_t>());
           require(skipped.begin <= skipped.end);
           break;
         }
@@ -159,7 +160,7 @@ void sdc(Bytes& in) {
   const std::uint64_t split = in.take<std::uint64_t>();
   const std::uint64_t slots = 1 + in.take<std::uint32_t>() % (1u << 20);
   if (!check_sdc_meta(tail, split, slots).empty()) return;
-  SdcSteal s(1);
+  policy::SdcSteal s(1);
   s.on_lock(0);
   s.on_meta(tail, split, [](std::uint64_t available) { return available / 2 + 1; });
   require(s.count() <= slots && s.first() == tail && s.new_tail() <= split);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "rma/received_checks.hpp"
-#include "rma/sws_stealval.hpp"
+#include "policy/sws_stealval.hpp"
 #include "task/task_slot.hpp"
 
 namespace {
@@ -122,7 +122,7 @@ TEST(ReceivedChecks, InboxEntries) {
 }
 
 TEST(ReceivedChecks, StealvalMustDescribeTheVictimsRing) {
-  namespace sws = heist::rma::sws;
+  namespace sws = heist::policy::sws;
   EXPECT_EQ(check_stealval(0, 64), "");
   EXPECT_EQ(check_stealval(sws::pack({5, 1, 64, 63}), 64), "");
   EXPECT_EQ(check_stealval(sws::pack({0, 3, 10, 60}), 64), "");  // disabled: the owner's bits still describe the ring

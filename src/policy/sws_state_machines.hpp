@@ -59,9 +59,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "rma/sws_stealval.hpp"
+#include "policy/sws_stealval.hpp"
 
-namespace heist::rma {
+namespace heist::policy {
 
 // Logical task indices [begin, end).
 struct TaskRange {
@@ -311,4 +311,4 @@ inline SwsSteal::Step sws_apply(SwsSteal& s, std::uint64_t& stealval, std::uint6
   return s.step();
 }
 
-}  // namespace heist::rma
+}  // namespace heist::policy

@@ -77,7 +77,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace heist::rma::sws {
+namespace heist::policy::sws {
 
 inline constexpr unsigned kAttemptsShift = 40;
 inline constexpr unsigned kAttemptsBits = 24;
@@ -243,4 +243,4 @@ constexpr std::uint64_t reset_attempts_addend(std::uint64_t read_word) noexcept 
   return std::uint64_t{0} - (std::uint64_t{attempts_of(read_word)} << kAttemptsShift);
 }
 
-}  // namespace heist::rma::sws
+}  // namespace heist::policy::sws

@@ -35,7 +35,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-namespace heist::rma {
+namespace heist::policy {
 
 // The window words of one SDC queue (MPI_UINT64_T), read and written by any rank.
 struct SdcWindowWords {
@@ -231,4 +231,4 @@ class SdcOwnerState {
   std::uint64_t vtail_ = 0;
 };
 
-}  // namespace heist::rma
+}  // namespace heist::policy
