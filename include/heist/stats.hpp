@@ -23,62 +23,82 @@ struct LevelStealStats {
   double time_s = 0;        // spent in the attempts (for a request: reading the adverts and queueing it)
 };
 
+// Every counter of WorkerStats, described once: X(field, how workers
+// combine, what it counts). The struct's members, RunStats::total() and the
+// JSON report (`stats`, heist bench --json) are all expanded from these
+// lists, so a counter added here is declared, summed and reported.
+// `sum`: added over workers; `max`: the largest.
+#define HEIST_WORKER_COUNTERS(X)                                                                              \
+  X(tasks_created, sum, "spawn/async calls, inlined ones included")                                             \
+  X(tasks_inlined, sum, "run inside spawn (serialized, HotSLAW Table 1)")                                        \
+  X(tasks_executed, sum, "task bodies run by this worker (inlined included)")                                    \
+  X(tasks_stolen, sum, "tasks taken from other workers")                                                          \
+  X(steals, sum, "successful steal operations (inside the process)")                                              \
+  X(steal_attempts, sum, "steal operations tried (inside the process)")                                           \
+  X(failed_steals, sum, "attempts that found nothing (inside the process)")                                       \
+  X(help_floor_refusals, sum, "of those, a waiter left a chunk not deeper than its frame (--waiter-steals)")      \
+  X(releases, sum, "times the owner moved tasks to its public part")                                             \
+  X(acquires, sum, "times the owner took public tasks back")                                                      \
+  X(max_queue, max, "largest queue length seen at a spawn")                                                       \
+  /* inline decisions that let bodies taking a heist::Context spawn on the store-free path: when nonzero,    */ \
+  /* tasks_created, tasks_inlined and tasks_executed leave those spawns out (--count-context-spawns on)      */ \
+  X(uncounted_grants, sum, "store-free grants whose spawns are not counted")                                      \
+  /* continuation stealing (work-first, adaptive; zero otherwise) */                                              \
+  X(continuations_exposed, sum, "spawns that ran the child on a fresh fiber, parent stealable")                   \
+  X(continuations_stolen, sum, "continuations this worker resumed for another")                                   \
+  X(suspensions, sum, "waits that suspended their fiber")                                                         \
+  /* between processes (MPI; zero in a one-process run) */                                                        \
+  X(remote_steal_attempts, sum, "one-sided steal attempts on other ranks")                                        \
+  X(remote_steals, sum, "... that took tasks")                                                                    \
+  X(remote_failed_steals, sum, "... that found nothing")                                                          \
+  X(remote_tasks_stolen, sum, "tasks taken from other ranks")                                                     \
+  X(public_releases, sum, "releases to the process's public queue (window)")                                      \
+  X(public_acquires, sum, "tasks taken back from it by this process")                                             \
+  X(tasks_kept_local, sum, "taken for another process but local-only (or closures): put back")                    \
+  X(completions_sent, sum, "completion entries sent to other ranks (a task's, or a report's)")                    \
+  X(tasks_reported, sum, "escaping tasks of other ranks run here and reported by foreign proxies")                \
+  X(completions_applied, sum, "reports from other ranks applied here")                                            \
+  X(requests_served, sum, "success-only: requests of other ranks this worker answered")                           \
+  X(tasks_served, sum, "... with this many tasks")                                                                \
+  X(pushes, sum, "--balance push: transfers this worker sent")                                                    \
+  X(tasks_pushed, sum, "... with this many tasks")                                                                \
+  X(mailbox_rounds, sum, "sends of this worker's answers or pushes, each one round of one or more batches")       \
+  X(mailbox_full_waits, sum, "rounds that found a target's mailbox full and waited")
+
+// MPI one-sided operations, reported under "rma" in the JSON (field rma_KEY).
+#define HEIST_WORKER_RMA_COUNTERS(X)                                                  \
+  X(atomics, sum, "MPI fetch-and-op, compare-and-swap, accumulate")                    \
+  X(gets, sum, "MPI_Get")                                                               \
+  X(puts, sum, "MPI_Put")                                                               \
+  X(flushes, sum, "blocking completions (round trips)")                                 \
+  X(lazy_flushes, sum, "deferred completion of non-blocking calls")                     \
+  X(bytes, sum, "bytes moved")                                                          \
+  X(inter_node, sum, "operations whose target is on another (virtual) node")
+
+// Seconds, summed over workers. Time in work is active - search - steal -
+// comm. Between processes, comm is the polls of the public queue and
+// completion inbox made between tasks and the completions sent to other
+// ranks (PGAS-WS's "communication time"); polls made while idle count as search.
+#define HEIST_WORKER_TIMES(X)                                  \
+  X(time_active_s, sum, "inside a parallel region (not parked)") \
+  X(time_work_s, sum, "active - search - steal - comm")           \
+  X(time_search_s, sum, "looking for work: failed attempts and back-off") \
+  X(time_steal_s, sum, "successful steal operations")             \
+  X(time_comm_s, sum, "polls and completions between tasks")
+
 struct WorkerStats {
-  std::uint32_t rank = 0;            // process (MPI rank) of this worker
-  std::uint32_t node = 0;            // node (real or virtual) of that process
-  std::uint64_t tasks_created = 0;   // spawn/async calls, inlined ones included
-  std::uint64_t tasks_inlined = 0;   // run inside spawn ("serialized", HotSLAW Table 1)
-  std::uint64_t tasks_executed = 0;  // task bodies run by this worker (inlined included)
-  std::uint64_t tasks_stolen = 0;    // tasks taken from other workers
-  std::uint64_t steals = 0;          // successful steal operations
-  std::uint64_t steal_attempts = 0;  // steal operations tried
-  std::uint64_t failed_steals = 0;   // attempts that found nothing
-  std::uint64_t help_floor_refusals = 0;    // ... of those, a waiter left a chunk not deeper than its frame (--waiter-steals)
-  std::uint64_t releases = 0;        // times the owner moved tasks to its public part
-  std::uint64_t acquires = 0;        // times the owner took public tasks back
-  std::uint64_t max_queue = 0;       // largest queue length seen at a spawn
-  // Inline decisions that let bodies taking a heist::Context spawn on the
-  // store-free path: when nonzero, tasks_created, tasks_inlined and
-  // tasks_executed leave those spawns out (--count-context-spawns on counts them).
-  std::uint64_t uncounted_grants = 0;
-  // Continuation stealing (work-first, adaptive; zero otherwise).
-  std::uint64_t continuations_exposed = 0;  // spawns that ran the child on a fresh fiber, parent stealable
-  std::uint64_t continuations_stolen = 0;   // continuations this worker resumed for another
-  std::uint64_t suspensions = 0;            // waits that suspended their fiber
-  // Between processes (MPI; zero in a one-process run). steals/steal_attempts/
-  // failed_steals above count steals inside the process only.
-  std::uint64_t remote_steal_attempts = 0;  // one-sided steal attempts on other ranks
-  std::uint64_t remote_steals = 0;          // ... that took tasks
-  std::uint64_t remote_failed_steals = 0;   // ... that found nothing
-  std::uint64_t remote_tasks_stolen = 0;    // tasks taken from other ranks
-  std::uint64_t public_releases = 0;        // releases to the process's public queue (window)
-  std::uint64_t public_acquires = 0;        // tasks taken back from it by this process
-  std::uint64_t tasks_kept_local = 0;       // taken for another process but local-only (or closures): put back
-  std::uint64_t completions_sent = 0;       // completion entries sent to other ranks (a task's, or a report's)
-  std::uint64_t tasks_reported = 0;         // escaping tasks of other ranks run here and reported by foreign proxies
-  std::uint64_t completions_applied = 0;    // reports from other ranks applied here
-  std::uint64_t requests_served = 0;        // success-only: requests of other ranks this worker answered
-  std::uint64_t tasks_served = 0;           // ... with this many tasks
-  std::uint64_t pushes = 0;                 // --balance push: transfers this worker sent
-  std::uint64_t tasks_pushed = 0;           // ... with this many tasks
-  std::uint64_t mailbox_rounds = 0;         // sends of this worker's answers or pushes, each one round of one or more batches
-  std::uint64_t mailbox_full_waits = 0;     // rounds that found a target's mailbox full and waited
-  std::uint64_t rma_atomics = 0;  // MPI fetch-and-op, compare-and-swap, accumulate
-  std::uint64_t rma_gets = 0;
-  std::uint64_t rma_puts = 0;
-  std::uint64_t rma_flushes = 0;  // blocking completions (round trips)
-  std::uint64_t rma_lazy_flushes = 0;  // deferred completion of non-blocking calls
-  std::uint64_t rma_bytes = 0;
-  std::uint64_t rma_inter_node = 0;  // operations whose target is on another (virtual) node
-  double time_active_s = 0;  // inside a parallel region (not parked)
-  double time_work_s = 0;    // active - search - steal
-  double time_search_s = 0;  // looking for work: failed attempts and back-off
-  double time_steal_s = 0;   // successful steal operations
+  std::uint32_t rank = 0;  // process (MPI rank) of this worker
+  std::uint32_t node = 0;  // node (real or virtual) of that process
+#define HEIST_DECLARE_COUNTER(field, combine, what) std::uint64_t field = 0;
+#define HEIST_DECLARE_RMA_COUNTER(key, combine, what) std::uint64_t rma_##key = 0;
+#define HEIST_DECLARE_TIME(field, combine, what) double field = 0;
+  HEIST_WORKER_COUNTERS(HEIST_DECLARE_COUNTER)
+  HEIST_WORKER_RMA_COUNTERS(HEIST_DECLARE_RMA_COUNTER)
+  HEIST_WORKER_TIMES(HEIST_DECLARE_TIME)
+#undef HEIST_DECLARE_COUNTER
+#undef HEIST_DECLARE_RMA_COUNTER
+#undef HEIST_DECLARE_TIME
   LevelStealStats levels[7];  // by hierarchy level (see LevelStealStats)
-  // Between processes: polls of the public queue and completion inbox made
-  // between tasks, and completions sent to other ranks (PGAS-WS's
-  // "communication time"); polls made while idle count as search.
-  double time_comm_s = 0;
 };
 
 struct RunStats {

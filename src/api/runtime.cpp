@@ -3,6 +3,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "heist/heist.hpp"
@@ -137,49 +138,15 @@ void fence_here() { current_worker().fence_current(); }
 
 WorkerStats RunStats::total() const {
   WorkerStats t;
+  const auto combine = [](auto& into, auto value, bool largest) { into = largest ? std::max(into, value) : into + value; };
   for (const WorkerStats& w : workers) {
-    t.tasks_created += w.tasks_created;
-    t.tasks_inlined += w.tasks_inlined;
-    t.tasks_executed += w.tasks_executed;
-    t.tasks_stolen += w.tasks_stolen;
-    t.steals += w.steals;
-    t.steal_attempts += w.steal_attempts;
-    t.failed_steals += w.failed_steals;
-    t.releases += w.releases;
-    t.acquires += w.acquires;
-    t.max_queue = std::max(t.max_queue, w.max_queue);
-    t.uncounted_grants += w.uncounted_grants;
-    t.continuations_exposed += w.continuations_exposed;
-    t.continuations_stolen += w.continuations_stolen;
-    t.suspensions += w.suspensions;
-    t.remote_steal_attempts += w.remote_steal_attempts;
-    t.remote_steals += w.remote_steals;
-    t.remote_failed_steals += w.remote_failed_steals;
-    t.remote_tasks_stolen += w.remote_tasks_stolen;
-    t.public_releases += w.public_releases;
-    t.public_acquires += w.public_acquires;
-    t.tasks_kept_local += w.tasks_kept_local;
-    t.help_floor_refusals += w.help_floor_refusals;
-    t.completions_sent += w.completions_sent;
-    t.tasks_reported += w.tasks_reported;
-    t.completions_applied += w.completions_applied;
-    t.rma_atomics += w.rma_atomics;
-    t.rma_gets += w.rma_gets;
-    t.rma_puts += w.rma_puts;
-    t.rma_flushes += w.rma_flushes;
-    t.rma_lazy_flushes += w.rma_lazy_flushes;
-    t.rma_bytes += w.rma_bytes;
-    t.rma_inter_node += w.rma_inter_node;
-    t.time_active_s += w.time_active_s;
-    t.time_work_s += w.time_work_s;
-    t.time_search_s += w.time_search_s;
-    t.time_steal_s += w.time_steal_s;
-    t.requests_served += w.requests_served;
-    t.tasks_served += w.tasks_served;
-    t.pushes += w.pushes;
-    t.mailbox_rounds += w.mailbox_rounds;
-    t.mailbox_full_waits += w.mailbox_full_waits;
-    t.tasks_pushed += w.tasks_pushed;
+#define HEIST_COMBINE(field, how, what) combine(t.field, w.field, std::string_view(#how) == "max");
+#define HEIST_COMBINE_RMA(key, how, what) combine(t.rma_##key, w.rma_##key, std::string_view(#how) == "max");
+    HEIST_WORKER_COUNTERS(HEIST_COMBINE)
+    HEIST_WORKER_RMA_COUNTERS(HEIST_COMBINE_RMA)
+    HEIST_WORKER_TIMES(HEIST_COMBINE)
+#undef HEIST_COMBINE
+#undef HEIST_COMBINE_RMA
     for (std::size_t l = 0; l < std::size(t.levels); ++l) {
       t.levels[l].attempts += w.levels[l].attempts;
       t.levels[l].successes += w.levels[l].successes;
@@ -187,7 +154,6 @@ WorkerStats RunStats::total() const {
       t.levels[l].tasks += w.levels[l].tasks;
       t.levels[l].time_s += w.levels[l].time_s;
     }
-    t.time_comm_s += w.time_comm_s;
   }
   return t;
 }

@@ -20,32 +20,17 @@ nlohmann::json to_json(const WorkerStats& w) {
     levels[kLevelNames[l]] = {{"attempts", s.attempts}, {"successes", s.successes}, {"failures", s.failures},
                               {"tasks", s.tasks}, {"time_s", s.time_s}};
   }
-  nlohmann::json out = {
-      {"tasks_created", w.tasks_created}, {"tasks_executed", w.tasks_executed},
-      {"tasks_inlined", w.tasks_inlined}, {"tasks_stolen", w.tasks_stolen},
-      {"steals", w.steals},               {"steal_attempts", w.steal_attempts},
-      {"failed_steals", w.failed_steals}, {"releases", w.releases},
-      {"acquires", w.acquires},           {"max_queue", w.max_queue},
-      {"uncounted_grants", w.uncounted_grants},
-      {"continuations_exposed", w.continuations_exposed}, {"continuations_stolen", w.continuations_stolen},
-      {"suspensions", w.suspensions},
-      {"time_active_s", w.time_active_s}, {"time_work_s", w.time_work_s},
-      {"time_search_s", w.time_search_s}, {"time_steal_s", w.time_steal_s},
-      {"time_comm_s", w.time_comm_s},
-      {"rank", w.rank},                   {"node", w.node},
-      {"remote_steal_attempts", w.remote_steal_attempts}, {"remote_steals", w.remote_steals},
-      {"remote_failed_steals", w.remote_failed_steals},   {"remote_tasks_stolen", w.remote_tasks_stolen},
-      {"public_releases", w.public_releases},             {"public_acquires", w.public_acquires},
-      {"tasks_kept_local", w.tasks_kept_local},           {"help_floor_refusals", w.help_floor_refusals},
-      {"completions_sent", w.completions_sent},           {"completions_applied", w.completions_applied},
-      {"tasks_reported", w.tasks_reported},
-      {"rma", {{"atomics", w.rma_atomics}, {"gets", w.rma_gets}, {"puts", w.rma_puts},
-               {"flushes", w.rma_flushes}, {"lazy_flushes", w.rma_lazy_flushes}, {"bytes", w.rma_bytes},
-               {"inter_node", w.rma_inter_node}}},
-      {"requests_served", w.requests_served}, {"tasks_served", w.tasks_served},
-      {"pushes", w.pushes},                   {"tasks_pushed", w.tasks_pushed},
-      {"mailbox_rounds", w.mailbox_rounds},   {"mailbox_full_waits", w.mailbox_full_waits},
-  };
+  // Every counter under its field name, the RMA ones under "rma" (stats.hpp's lists).
+  nlohmann::json out = {{"rank", w.rank}, {"node", w.node}};
+  nlohmann::json rma = nlohmann::json::object();
+#define HEIST_REPORT(field, how, what) out[#field] = w.field;
+#define HEIST_REPORT_RMA(key, how, what) rma[#key] = w.rma_##key;
+  HEIST_WORKER_COUNTERS(HEIST_REPORT)
+  HEIST_WORKER_TIMES(HEIST_REPORT)
+  HEIST_WORKER_RMA_COUNTERS(HEIST_REPORT_RMA)
+#undef HEIST_REPORT
+#undef HEIST_REPORT_RMA
+  out["rma"] = std::move(rma);
   out["failed_steals_inter_node"] = w.levels[kMachine].failures;
   out["levels"] = std::move(levels);
   return out;
