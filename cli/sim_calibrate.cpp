@@ -7,7 +7,14 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <vector>
+
 #include "common/bench_runner.hpp"
+#include "platform/cpu_count.hpp"
+#include "sched/process_balancer.hpp"
 #include "sim/report.hpp"
 
 namespace heist::cli {
@@ -46,6 +53,46 @@ Measured measure(apps::App& app, Options options, SpawnPolicy policy, int repeat
   m.inlined = s["tasks_inlined"].get<std::uint64_t>();
   m.queued = s["tasks_created"].get<std::uint64_t>() - m.inlined;
   return m;
+}
+
+// The median time of `copies` one-worker help-first runs made at once, each
+// in a forked copy of this process (one Runtime per process), each the
+// median of `repeat`. Forked after every Runtime of the calibration is gone:
+// no other thread is running then.
+double loaded_time(apps::App& app, const Options& options, int copies, int repeat) {
+  std::vector<std::pair<pid_t, int>> children;
+  for (int i = 0; i < copies; ++i) {
+    int fds[2];
+    if (::pipe(fds) != 0) throw std::runtime_error("calibration: pipe failed");
+    const pid_t pid = ::fork();
+    if (pid < 0) throw std::runtime_error("calibration: fork failed");
+    if (pid == 0) {
+      ::close(fds[0]);
+      double t = -1;
+      try {
+        t = measure(app, options, SpawnPolicy::help_first, repeat).time_s;
+      } catch (...) {
+      }
+      const ssize_t written = ::write(fds[1], &t, sizeof t);
+      ::_exit(written == static_cast<ssize_t>(sizeof t) && t > 0 ? 0 : 1);
+    }
+    ::close(fds[1]);
+    children.emplace_back(pid, fds[0]);
+  }
+  std::vector<double> times;
+  bool ok = true;
+  for (const auto& [pid, fd] : children) {
+    double t = -1;
+    ok = ::read(fd, &t, sizeof t) == static_cast<ssize_t>(sizeof t) && ok;
+    ::close(fd);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    times.push_back(t);
+  }
+  if (!ok) throw std::runtime_error("calibration: a copy of the loaded-machine run failed");
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
 }
 
 nlohmann::json measured_json(const Measured& m) {
@@ -89,7 +136,18 @@ Calibration calibrate(apps::App& app, const Options& options, const sim::AnyWork
   } else {
     c.costs.inline_ns = c.costs.queued_ns;
   }
+  // The machine under load. Not under an MPI launcher: a forked copy of an
+  // MPI process is no process of the job.
+  c.copies = sched::launcher_job_size() > 1 ? 1 : std::max(1, platform::usable_cpus());
+  c.loaded_slowdown = 1.0;
+  double loaded_s = help.time_s;
+  if (c.copies > 1) {
+    log << "calibrating " << app.name() << ": " << c.copies << " copies of the help-first run at once ...\n";
+    loaded_s = loaded_time(app, options, c.copies, repeat);
+    c.loaded_slowdown = std::clamp(loaded_s / help.time_s, 1.0, 100.0);  // noise below 1; MachineSpec's range
+  }
   c.measured = {{"sequential_time_s", sequential_s},
+                {"loaded", {{"copies", c.copies}, {"time_s", loaded_s}}},
                 {"sequential_kernel_nodes", kernel_nodes},
                 {"tree_sequential_nodes", totals.sequential_nodes},
                 {"tree_busy_s", totals.busy_ns * 1e-9},
@@ -100,10 +158,14 @@ Calibration calibrate(apps::App& app, const Options& options, const sim::AnyWork
 }
 
 nlohmann::json calibration_json(const Calibration& c, const std::string& app, const nlohmann::json& params) {
-  return {{"app", app}, {"params", params}, {"costs", sim::costs_json(c.costs)}, {"measured", c.measured}};
+  return {{"app", app},
+          {"params", params},
+          {"costs", sim::costs_json(c.costs)},
+          {"machine", {{"loaded_slowdown", c.loaded_slowdown}, {"copies", c.copies}}},
+          {"measured", c.measured}};
 }
 
-sim::TaskCosts load_costs(const std::string& path) {
+Calibration load_costs(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument("--costs: cannot read " + path);
   nlohmann::json j;
@@ -122,7 +184,16 @@ sim::TaskCosts load_costs(const std::string& path) {
     throw std::invalid_argument("--costs: " + path + " lacks inline_ns/queued_ns: " + e.what());
   }
   costs.validate();
-  return costs;
+  Calibration loaded;
+  loaded.costs = costs;
+  if (j.contains("machine")) {
+    const double slowdown = j["machine"].value("loaded_slowdown", 0.0);
+    if (!(slowdown >= 1.0 && slowdown <= 100.0))
+      throw std::invalid_argument("--costs: " + path + ": machine.loaded_slowdown must be in [1, 100]");
+    loaded.loaded_slowdown = slowdown;
+    loaded.copies = j["machine"].value("copies", 0);
+  }
+  return loaded;
 }
 
 }  // namespace heist::cli

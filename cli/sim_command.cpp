@@ -37,6 +37,7 @@ struct SimState {
   std::string costs_file, costs_out, csv, sweep;
   bool calibrate = false;
   bool calibrate_only = false;
+  const CLI::Option* slowdown_option = nullptr;  // given: it overrides the calibration's
   int calibrate_repeat = 3;
   bool json = false;
   bool baseline = true;
@@ -221,7 +222,10 @@ int run_sim(SimState& s) {
       costs_source = "flags";
     }
     if (!s.costs_file.empty()) {
-      config.costs = load_costs(s.costs_file);
+      const Calibration file = load_costs(s.costs_file);
+      config.costs = file.costs;
+      if (file.loaded_slowdown > 0 && s.slowdown_option->count() == 0)
+        config.machine.loaded_slowdown = file.loaded_slowdown;
       costs_source = "file";
     }
     if (s.calibrate) costs_source = "calibrated";
@@ -245,6 +249,7 @@ int run_sim(SimState& s) {
     Options real = config.options;
     const Calibration c = calibrate(*app, real, *workload, s.calibrate_repeat, std::cerr);
     config.costs = c.costs;
+    if (s.slowdown_option->count() == 0) config.machine.loaded_slowdown = c.loaded_slowdown;
     const nlohmann::json cj = calibration_json(c, app->name(), params);
     std::cerr << "calibration: " << costs_text(cj["costs"]) << "\n";
     if (!s.costs_out.empty()) {
@@ -330,10 +335,12 @@ std::function<int()> add_sim_command(CLI::App& root) {
   cmd->add_option("--latency-us", s.latency,
                   "one blocking round trip per hop, e.g. socket=0.4,node=0.76,network=7.2,self=0.1 (defaults: HotSLAW §5)");
   cmd->add_option("--bandwidth-gbs", s.bandwidth, "transfer bandwidth per hop, e.g. network=3,node=4.5");
-  cmd->add_option("--loaded-slowdown", s.machine.loaded_slowdown,
-                  "a core's task time with every core of its node busy over its time alone (tools/core_throughput.sh "
-                  "measures it; tasks slow linearly with the node's busy cores)")
-      ->capture_default_str();
+  s.slowdown_option =
+      cmd->add_option("--loaded-slowdown", s.machine.loaded_slowdown,
+                      "a core's task time with every core of its node busy over its time alone (tasks slow linearly "
+                      "with the node's busy cores; default: what --calibrate measured here, or the --costs file's, "
+                      "else 1)")
+          ->capture_default_str();
   cmd->add_option("--task-ns", s.task_ns,
                   "given task cost: INLINE[,QUEUED] nanoseconds. Without --task-ns, --costs or --calibrate: the app's "
                   "built-in costs, measured on the project's 2-core VM (sim/default_costs.hpp)");

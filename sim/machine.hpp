@@ -47,10 +47,11 @@ struct MachineSpec {
   std::array<double, kHops> bandwidth_gbs{10.0, 4.5, 4.5, 3.0};
   // A core's compute time when every core of its node computes, over its
   // time alone (1: cores do not slow each other). Measured, not guessed:
-  // tools/core_throughput.sh runs N pinned one-worker copies; on the 16-vCPU
-  // VMs of docs/results/many-cores.md 16 copies of UTS T1L each took 1.32x
-  // one copy's time. With b of the node's C cores running tasks a task costs
-  // 1 + (loaded_slowdown - 1)(b - 1)/(C - 1) times its calibrated cost.
+  // `heist sim --calibrate` runs one one-worker copy of the app per usable
+  // CPU at once (a --costs file carries the factor), tools/core_throughput.sh
+  // N pinned copies (docs/results/many-cores.md). With b of the node's C
+  // cores running tasks a task costs 1 + (loaded_slowdown - 1)(b - 1)/(C - 1)
+  // times its calibrated cost.
   double loaded_slowdown = 1.0;
 
   int cores_per_node() const noexcept { return cores_per_socket * sockets; }
