@@ -21,8 +21,17 @@
 namespace heist {
 
 namespace detail {
+// Any other signature: the message below, not an incomplete type.
 template <class F>
-struct FnTraits;
+struct FnTraits {
+  static_assert(sizeof(F) == 0,  // false for every F: fires only when a wrong body is registered
+                "a task body is one of: void f(const In&, Out*); R f(In) or R f(const In&) (R void or "
+                "trivially copyable); the same with a heist::Context first (docs/api.md)");
+  using In = int;
+  using Out = void;
+  static constexpr bool returns = false;
+  static constexpr bool takes_context = false;
+};
 template <class I, class O>
 struct FnTraits<void (*)(const I&, O*)> {
   using In = I;
